@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "GalleryKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "GalleryKit", targets: ["GalleryKit"]),
+        .executable(name: "gallery", targets: ["gallery"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+        ),
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"]), .brew(["vips"])]
+        ),
+        // libvips' API is variadic (NULL-terminated option lists); Swift cannot call those.
+        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        .target(
+            name: "GalleryKit",
+            dependencies: [
+                "CArchive",
+                "CVipsShim",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "gallery",
+            dependencies: [
+                "GalleryKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "GalleryKitTests",
+            dependencies: [
+                "GalleryKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "GalleryCLITests",
+            dependencies: ["gallery"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

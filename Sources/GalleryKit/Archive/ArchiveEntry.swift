@@ -1,0 +1,50 @@
+internal import CArchive
+import Foundation
+
+/// What the archive says about one entry, before any of its data is read.
+struct ArchiveEntry: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        case regularFile
+        case directory
+        case symbolicLink
+        case hardLink
+        /// Devices, fifos, sockets: never acceptable in a document.
+        case special
+    }
+
+    /// The entry's name exactly as stored (not sanitised: the caller checks it).
+    var name: String
+    var kind: Kind
+    /// The uncompressed size the archive declares, if it declares one.
+    var declaredSize: Int64?
+    var isEncrypted: Bool
+
+    init(name: String, kind: Kind, declaredSize: Int64?, isEncrypted: Bool) {
+        self.name = name
+        self.kind = kind
+        self.declaredSize = declaredSize
+        self.isEncrypted = isEncrypted
+    }
+
+    /// Reads the fields of a libarchive entry.
+    init(_ entry: OpaquePointer) throws {
+        guard let pathname = archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry) else {
+            throw GalleryError(.unsafeArchive, "an entry has a name that is not valid UTF-8")
+        }
+        name = String(cString: pathname)
+        if archive_entry_hardlink(entry) != nil {
+            kind = .hardLink
+        } else if archive_entry_symlink(entry) != nil {
+            kind = .symbolicLink
+        } else {
+            switch UInt32(archive_entry_filetype(entry)) {
+            case CArchiveFileTypeRegular: kind = .regularFile
+            case CArchiveFileTypeDirectory: kind = .directory
+            case CArchiveFileTypeSymbolicLink: kind = .symbolicLink
+            default: kind = .special
+            }
+        }
+        declaredSize = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+        isEncrypted = archive_entry_is_encrypted(entry) != 0
+    }
+}

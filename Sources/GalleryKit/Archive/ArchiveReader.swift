@@ -1,0 +1,143 @@
+internal import CArchive
+import Foundation
+
+/// Reads a zip archive entry by entry with libarchive. Not `Sendable`: one reader, one thread.
+///
+/// Only the zip format is registered — never libarchive's all-formats reader, which would open
+/// the door to every other format's parser bugs.
+final class ArchiveReader {
+    /// How libarchive walks the archive.
+    enum Access {
+        /// Follows local headers from the start; reads only as far as asked (listing).
+        case streaming
+        /// Loads the central directory first; sees every entry's true name, type and size.
+        case seekable
+    }
+
+    /// How far one entry may inflate before reading stops (zip-bomb guard).
+    struct InflationLimit: Sendable {
+        /// Inflated bytes allowed per compressed byte read.
+        var ratio: Int64
+        /// Output below this size is always allowed, whatever the ratio.
+        var threshold: Int64
+    }
+
+    private let archive: OpaquePointer
+    private let fileDescriptor: Int32
+    private var currentEntry: ArchiveEntry?
+
+    /// Opens the zip archive at `url`.
+    /// - Throws: `GalleryError` with `.fileNotFound` or `.ioFailure` if the file cannot be opened,
+    ///   `.damagedDocument` if libarchive cannot make a zip of it.
+    convenience init(contentsOf url: URL, access: Access) throws {
+        _ = Self.setUpLocale
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw GalleryError.system("cannot open", url: url) }
+        try self.init(fileDescriptor: descriptor, access: access)
+    }
+
+    /// Takes ownership of `fileDescriptor` and reads it as a zip archive.
+    init(fileDescriptor: Int32, access: Access) throws {
+        _ = Self.setUpLocale
+        guard let archive = archive_read_new() else {
+            close(fileDescriptor)
+            throw GalleryError(.ioFailure, "libarchive could not allocate a reader")
+        }
+        self.archive = archive
+        self.fileDescriptor = fileDescriptor
+        let registered = access == .streaming
+            ? archive_read_support_format_zip_streamable(archive)
+            : archive_read_support_format_zip_seekable(archive)
+        try LibArchive.check(registered, archive, "cannot read zip")
+        // Small blocks: skipping to a late entry reads one block per local header, not 64 KiB.
+        try LibArchive.check(archive_read_open_fd(archive, fileDescriptor, 16 * 1024), archive, "not a readable zip archive")
+    }
+
+    deinit {
+        archive_read_free(archive)
+        close(fileDescriptor)
+    }
+
+    /// Moves to the next entry and describes it, or returns `nil` at the end of the archive.
+    func nextEntry() throws -> ArchiveEntry? {
+        var entry: OpaquePointer?
+        let status = archive_read_next_header(archive, &entry)
+        if status == ARCHIVE_EOF { currentEntry = nil; return nil }
+        try LibArchive.check(status, archive, "damaged zip archive")
+        guard let entry else { throw GalleryError(.damagedDocument, "damaged zip archive") }
+        let described = try ArchiveEntry(entry)
+        currentEntry = described
+        return described
+    }
+
+    /// Reads the current entry's data in chunks, enforcing its declared size and the limits.
+    ///
+    /// - Parameters:
+    ///   - maximumBytes: the most the entry may hold; more is `.limitExceeded`.
+    ///   - inflation: the zip-bomb guard; output past `threshold` must stay within `ratio` times
+    ///     the compressed bytes read for it.
+    ///   - consume: receives each chunk; the buffer is valid only during the call.
+    /// - Returns: the number of bytes read.
+    /// - Complexity: O(size of the entry); memory O(one block).
+    @discardableResult
+    func readData(
+        maximumBytes: Int64 = .max,
+        inflation: InflationLimit,
+        _ consume: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Int64 {
+        guard let entry = currentEntry else { throw GalleryError(.ioFailure, "no entry to read") }
+        guard !entry.isEncrypted else { throw GalleryError(.unsafeArchive, "entry \(entry.name) is encrypted") }
+        let start = archive_filter_bytes(archive, -1)
+        var produced: Int64 = 0
+        var buffer: UnsafeRawPointer?
+        var size = 0
+        var offset: la_int64_t = 0
+        while true {
+            let status = archive_read_data_block(archive, &buffer, &size, &offset)
+            if status == ARCHIVE_EOF { break }
+            try LibArchive.check(status, archive, "entry \(entry.name) is damaged")
+            // Sparse zip entries do not exist; a gap means the data is not what it claims.
+            guard offset == produced else { throw GalleryError(.damagedDocument, "entry \(entry.name) is damaged (bad block offset)") }
+            produced += Int64(size)
+            if let declared = entry.declaredSize, produced > declared {
+                throw GalleryError(.damagedDocument, "entry \(entry.name) holds more than the \(declared) bytes it declares")
+            }
+            if produced > maximumBytes {
+                throw GalleryError(.limitExceeded, "entry \(entry.name) is larger than the \(maximumBytes)-byte limit")
+            }
+            let compressed = max(archive_filter_bytes(archive, -1) - start, 1)
+            if produced > inflation.threshold, produced > inflation.ratio * compressed {
+                throw GalleryError(
+                    .limitExceeded,
+                    "entry \(entry.name) inflates more than \(inflation.ratio)× past \(inflation.threshold) bytes (zip bomb?)"
+                )
+            }
+            if size > 0, let buffer {
+                try consume(UnsafeRawBufferPointer(start: buffer, count: size))
+            }
+        }
+        if let declared = entry.declaredSize, produced != declared {
+            throw GalleryError(.damagedDocument, "entry \(entry.name) is truncated (\(produced) of \(declared) bytes)")
+        }
+        return produced
+    }
+
+    /// Reads the whole current entry into memory; only for entries bounded by `maximumBytes`.
+    func readData(maximumBytes: Int64, inflation: InflationLimit) throws -> Data {
+        var data = Data()
+        if let declared = currentEntry?.declaredSize, declared <= maximumBytes {
+            data.reserveCapacity(Int(declared))
+        }
+        try readData(maximumBytes: maximumBytes, inflation: inflation) { chunk in data.append(contentsOf: chunk) }
+        return data
+    }
+
+    /// Entries with UTF-8 names come back with a NULL pathname unless the C locale knows UTF-8.
+    /// Only the plain C locale is changed: a host program that chose a locale keeps it.
+    private static let setUpLocale: Void = {
+        let current = setlocale(LC_CTYPE, nil).map { String(cString: $0) } ?? "C"
+        if current == "C" || current == "POSIX" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+    }()
+}

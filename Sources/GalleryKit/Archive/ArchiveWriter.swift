@@ -1,0 +1,97 @@
+internal import CArchive
+import Foundation
+
+/// Writes a zip archive with libarchive, one complete entry at a time. Not `Sendable`.
+///
+/// Every entry is a regular file owned by uid/gid 0 with mode 0644 and no owner names, so the
+/// bytes depend only on the names, data and timestamps given.
+final class ArchiveWriter {
+    enum Compression: Sendable {
+        /// Stored as is: for data that is already compressed (images) and for `mimetype`.
+        case stored
+        case deflated
+    }
+
+    private let archive: OpaquePointer
+    private var isFinished = false
+
+    /// Starts a zip archive on `fileDescriptor`, which stays owned by the caller.
+    init(fileDescriptor: Int32) throws {
+        guard let archive = archive_write_new() else {
+            throw GalleryError(.ioFailure, "libarchive could not allocate a writer")
+        }
+        self.archive = archive
+        try LibArchive.check(archive_write_set_format_zip(archive), archive, "cannot write zip")
+        // No padding of the last block: the archive ends where its central directory ends.
+        try LibArchive.check(archive_write_set_bytes_in_last_block(archive, 1), archive, "cannot write zip")
+        try LibArchive.check(archive_write_open_fd(archive, fileDescriptor), archive, "cannot write zip")
+    }
+
+    deinit {
+        if !isFinished {
+            // An abandoned archive: release the handle without writing a central directory.
+            archive_write_fail(archive)
+        }
+        archive_write_free(archive)
+    }
+
+    /// Writes one entry whose bytes are in memory.
+    func writeEntry(named name: String, data: Data, modified: Date, compression: Compression) throws {
+        try writeEntry(named: name, size: Int64(data.count), modified: modified, compression: compression) { (write) throws in
+            try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws in try write(bytes) }
+        }
+    }
+
+    /// Writes one entry of exactly `size` bytes, handed over in chunks by `produce`.
+    ///
+    /// The size must be known first: without it libarchive writes a Zip64 entry, and a short
+    /// write silently leaves the local header and the central directory disagreeing.
+    func writeEntry(
+        named name: String,
+        size: Int64,
+        modified: Date,
+        compression: Compression,
+        produce: (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
+        guard let entry = archive_entry_new() else { throw GalleryError(.ioFailure, "libarchive could not allocate an entry") }
+        defer { archive_entry_free(entry) }
+        archive_entry_set_pathname(entry, name)
+        archive_entry_set_filetype(entry, CArchiveFileTypeRegular)
+        archive_entry_set_perm(entry, 0o644)
+        archive_entry_set_uid(entry, 0)
+        archive_entry_set_gid(entry, 0)
+        archive_entry_set_size(entry, size)
+        archive_entry_set_mtime(entry, time_t(modified.timeIntervalSince1970.rounded(.down)), 0)
+
+        let method = compression == .stored
+            ? archive_write_zip_set_compression_store(archive)
+            : archive_write_zip_set_compression_deflate(archive)
+        try LibArchive.check(method, archive, "cannot write \(name)")
+        let header = LibArchive.withUTCTimeZone { archive_write_header(archive, entry) }
+        try LibArchive.check(header, archive, "cannot write \(name)")
+
+        var written: Int64 = 0
+        try produce { (chunk: UnsafeRawBufferPointer) throws in
+            guard chunk.count > 0, let base = chunk.baseAddress else { return }
+            let count = archive_write_data(archive, base, chunk.count)
+            guard count == chunk.count else { throw LibArchive.error(archive, "cannot write \(name)").io }
+            written += Int64(count)
+        }
+        guard written == size else {
+            throw GalleryError(.ioFailure, "cannot write \(name): \(written) bytes given for a \(size)-byte entry")
+        }
+        try LibArchive.check(archive_write_finish_entry(archive), archive, "cannot write \(name)")
+    }
+
+    /// Writes the central directory. The archive is complete only if this succeeds.
+    func finish() throws {
+        isFinished = true
+        let status = archive_write_close(archive)
+        guard status == ARCHIVE_OK else { throw LibArchive.error(archive, "cannot finish the archive").io }
+    }
+}
+
+private extension GalleryError {
+    /// A write failure is an I/O problem, not a damaged document.
+    var io: GalleryError { GalleryError(.ioFailure, path: path, reason) }
+}

@@ -1,0 +1,41 @@
+internal import CArchive
+import Foundation
+
+/// The one place where libarchive's return codes become Swift errors.
+///
+/// The archive layer knows nothing of galleries: its errors carry no file name; the bundle
+/// layer above attributes them to the document.
+enum LibArchive {
+    /// Throws unless `status` is `ARCHIVE_OK`.
+    ///
+    /// Warnings are failures here: libarchive reports size and CRC mismatches of a damaged zip
+    /// only as `ARCHIVE_WARN`, and a reader that carries on would trust corrupt bytes.
+    static func check(_ status: Int32, _ archive: OpaquePointer, _ operation: String) throws {
+        guard status != ARCHIVE_OK else { return }
+        throw error(archive, operation)
+    }
+
+    /// The error libarchive last recorded for `archive`.
+    static func error(_ archive: OpaquePointer, _ operation: String) -> GalleryError {
+        let message = archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
+        return GalleryError(.damagedDocument, "\(operation): \(message)")
+    }
+
+    /// libarchive computes zip (DOS) timestamps with `localtime`, so the same document would
+    /// come out with different bytes in another time zone (spec §determinism). Pin the process
+    /// to UTC while a header is written; the lock keeps concurrent writers from restoring early.
+    static func withUTCTimeZone<T>(_ body: () throws -> T) rethrows -> T {
+        timeZoneLock.lock()
+        defer { timeZoneLock.unlock() }
+        let saved = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", "UTC0", 1)
+        tzset()
+        defer {
+            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        return try body()
+    }
+
+    private static let timeZoneLock = NSLock()
+}

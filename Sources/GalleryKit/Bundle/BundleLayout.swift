@@ -1,0 +1,70 @@
+import Foundation
+
+/// The names of a document's entries and the order they are written in (spec §entries).
+enum BundleLayout {
+    static let mimetypeName = "mimetype"
+    static let mimetype = "application/vnd.gallery+zip"
+    static let manifestName = "manifest.json"
+    static let previewName = "preview.jpg"
+    static let imagesFolder = "images/"
+    static let thumbnailsFolder = "thumbnails/"
+    static let undoFolder = "history/undo/"
+    static let redoFolder = "history/redo/"
+
+    /// The entry that stores cached bytes with this digest and extension.
+    static func imagePath(sha256: String, fileExtension: String) -> String {
+        "\(imagesFolder)\(sha256).\(fileExtension)"
+    }
+
+    /// The entry of the `number`th undo or redo revision (1 = most recent).
+    static func revisionPath(_ side: RevisionSide, number: Int) -> String {
+        let folder = side == .undo ? undoFolder : redoFolder
+        return folder + (number < 10 ? "0\(number)" : "\(number)") + ".json"
+    }
+
+    enum RevisionSide { case undo, redo }
+
+    /// Where an entry goes in the archive: the spec's fixed order, then by name.
+    static func rank(of name: String) -> Int {
+        switch name {
+        case mimetypeName: return 0
+        case manifestName: return 1
+        case previewName: return 2
+        case _ where name.hasPrefix(imagesFolder): return 3
+        case _ where name.hasPrefix(thumbnailsFolder): return 4
+        case _ where name.hasPrefix(undoFolder): return 5
+        case _ where name.hasPrefix(redoFolder): return 6
+        default: return 7
+        }
+    }
+
+    /// Whether `first` is written before `second`.
+    static func precedes(_ first: String, _ second: String) -> Bool {
+        let (a, b) = (rank(of: first), rank(of: second))
+        return a != b ? a < b : first < second
+    }
+
+    /// Entries the writer makes itself; any other entry is an extension kept as is.
+    static func isKnown(_ name: String) -> Bool { rank(of: name) < 7 }
+
+    /// Checks an entry name against the spec's rules (§names): relative, `/`-separated, no `.`
+    /// or `..` segments, no backslashes, control characters or drive letters. The archive
+    /// layer hands names back verbatim, so this is the only thing between a name and the disk.
+    static func checkName(_ name: String) throws {
+        func reject(_ why: String) throws -> Never {
+            throw GalleryError(.unsafeArchive, "entry name \(name.debugDescription) \(why)")
+        }
+        if name.isEmpty { try reject("is empty") }
+        if name.utf8.count > 1024 { try reject("is longer than 1024 bytes") }
+        if name.hasPrefix("/") { try reject("is an absolute path") }
+        if name.contains("\\") { try reject("contains a backslash") }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { try reject("contains a control character") }
+        if name.count >= 2, name.dropFirst().first == ":", name.first?.isLetter == true { try reject("starts with a drive letter") }
+        // A trailing slash marks a directory entry; its last (empty) segment is allowed.
+        let segments = name.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, segment) in segments.enumerated() {
+            if segment == ".." || segment == "." { try reject("has a '\(segment)' segment") }
+            if segment.isEmpty, index != segments.count - 1 { try reject("has an empty segment") }
+        }
+    }
+}

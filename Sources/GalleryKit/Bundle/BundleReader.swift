@@ -1,0 +1,172 @@
+import Foundation
+
+/// Reads `.gallery` archives and enforces every rule of spec §reading on them.
+///
+/// Three depths, each as cheap as its use allows:
+/// - `summary(of:)` — `mimetype` and `manifest.json` only, through the streaming reader (browsing);
+/// - `open(_:)` — the whole central directory checked (names, types, flags, sizes; no entry data)
+///   plus the manifest: O(entries), not O(bytes);
+/// - `BundleVerifier` — every byte of every entry.
+enum BundleReader {
+    /// A document as `open` found it.
+    struct Opened {
+        var gallery: Gallery
+        var contents: BundleContents
+        var identity: FileIdentity
+    }
+
+    /// Opens the document at `url`, checking its whole structure and reading its manifest.
+    /// - Throws: `GalleryError` naming the file: `.fileNotFound`, `.damagedDocument`,
+    ///   `.unsafeArchive`, `.limitExceeded` or `.unsupportedVersion`.
+    /// - Complexity: O(entries + manifest size).
+    static func open(_ url: URL, limits: BundleLimits = .standard) throws -> Opened {
+        try GalleryError.attributing(to: url) {
+            let descriptor = Foundation.open(url.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw GalleryError.system("cannot open", url: url) }
+            let identity: FileIdentity
+            do {
+                identity = try FileIdentity(fileDescriptor: descriptor, url: url)
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            let reader = try notAGalleryIfUnreadable { try ArchiveReader(fileDescriptor: descriptor, access: .seekable) }
+            var contents = BundleContents()
+            var manifest: Data?
+            var index = 0
+            while let entry = try reader.nextEntry() {
+                try check(entry, at: index, in: contents, limits: limits)
+                index += 1
+                guard entry.kind == .regularFile else { continue }
+                contents.append(entry.name, size: entry.declaredSize ?? 0)
+                if entry.name == BundleLayout.mimetypeName {
+                    try checkMimetype(reader, isFirst: contents.names.count == 1, limits: limits)
+                } else if entry.name == BundleLayout.manifestName {
+                    manifest = try readManifest(reader, limits: limits)
+                }
+            }
+            guard contents.names.first == BundleLayout.mimetypeName else {
+                throw GalleryError(.damagedDocument, "not a gallery document (mimetype is missing)")
+            }
+            guard let manifest else {
+                throw GalleryError(.damagedDocument, "not a gallery document (manifest.json is missing)")
+            }
+            let gallery = try Manifest.decode(manifest, limits: limits)
+            try checkReferences(of: gallery, in: contents)
+            return Opened(gallery: gallery, contents: contents, identity: identity)
+        }
+    }
+
+    /// Reads only `mimetype` and `manifest.json` — enough to list the document.
+    ///
+    /// Falls back to `open` when `manifest.json` is not the second entry (a foreign writer).
+    /// - Complexity: O(manifest size), whatever the size of the archive.
+    static func summary(of url: URL, limits: BundleLimits = .standard) throws -> Gallery {
+        try GalleryError.attributing(to: url) {
+            let reader = try notAGalleryIfUnreadable { try ArchiveReader(contentsOf: url, access: .streaming) }
+            var contents = BundleContents()
+            for index in 0..<2 {
+                guard let entry = try reader.nextEntry() else { break }
+                try check(entry, at: index, in: contents, limits: limits)
+                guard entry.kind == .regularFile else { break }
+                contents.append(entry.name, size: entry.declaredSize ?? 0)
+                switch (index, entry.name) {
+                case (0, BundleLayout.mimetypeName):
+                    try checkMimetype(reader, isFirst: true, limits: limits)
+                case (0, _):
+                    throw GalleryError(.damagedDocument, "not a gallery document (mimetype is not the first entry)")
+                case (1, BundleLayout.manifestName):
+                    return try Manifest.decode(try readManifest(reader, limits: limits), limits: limits)
+                default:
+                    break
+                }
+            }
+            return try open(url, limits: limits).gallery
+        }
+    }
+
+    /// Visits the named entries in one pass over the archive, in stored order, positioned so that
+    /// `visit` can read each one's data (through the reader, within the limits).
+    static func visitEntries(
+        named names: Set<String>,
+        of url: URL,
+        _ visit: (_ name: String, _ reader: ArchiveReader) throws -> Void
+    ) throws {
+        guard !names.isEmpty else { return }
+        try GalleryError.attributing(to: url) {
+            let reader = try ArchiveReader(contentsOf: url, access: .seekable)
+            var remaining = names
+            while !remaining.isEmpty, let entry = try reader.nextEntry() {
+                guard remaining.remove(entry.name) != nil else { continue }
+                try visit(entry.name, reader)
+            }
+        }
+    }
+
+    /// Reads the named entries into memory, each at most `maximumBytes`.
+    static func readEntries(named names: Set<String>, of url: URL, maximumBytes: Int64, limits: BundleLimits = .standard) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        try visitEntries(named: names, of: url) { name, reader in
+            found[name] = try reader.readData(maximumBytes: maximumBytes, inflation: limits.inflation)
+        }
+        return found
+    }
+
+    /// Spec §reading: one entry's header, before any of its data is read.
+    static func check(_ entry: ArchiveEntry, at index: Int, in contents: BundleContents, limits: BundleLimits) throws {
+        guard index < limits.maximumEntries else {
+            throw GalleryError(.limitExceeded, "the archive has more than \(limits.maximumEntries) entries")
+        }
+        try BundleLayout.checkName(entry.name)
+        switch entry.kind {
+        case .regularFile, .directory: break
+        case .symbolicLink: throw GalleryError(.unsafeArchive, "entry \(entry.name) is a symbolic link")
+        case .hardLink: throw GalleryError(.unsafeArchive, "entry \(entry.name) is a hard link")
+        case .special: throw GalleryError(.unsafeArchive, "entry \(entry.name) is a device or other special file")
+        }
+        if entry.isEncrypted { throw GalleryError(.unsafeArchive, "entry \(entry.name) is encrypted") }
+        if contents.contains(entry.name) { throw GalleryError(.unsafeArchive, "entry \(entry.name) appears twice") }
+        if entry.kind == .regularFile, entry.declaredSize == nil {
+            throw GalleryError(.damagedDocument, "entry \(entry.name) does not declare its size")
+        }
+    }
+
+    private static func checkMimetype(_ reader: ArchiveReader, isFirst: Bool, limits: BundleLimits) throws {
+        guard isFirst else { throw GalleryError(.damagedDocument, "not a gallery document (mimetype is not the first entry)") }
+        let data = try reader.readData(maximumBytes: 256, inflation: limits.inflation)
+        guard data == Data(BundleLayout.mimetype.utf8) else {
+            let found = String(decoding: data.prefix(64), as: UTF8.self)
+            throw GalleryError(.damagedDocument, "not a gallery document (mimetype is \(found.debugDescription), not \(BundleLayout.mimetype))")
+        }
+    }
+
+    private static func readManifest(_ reader: ArchiveReader, limits: BundleLimits) throws -> Data {
+        do {
+            return try reader.readData(maximumBytes: limits.maximumManifestBytes, inflation: limits.inflation)
+        } catch let error as GalleryError where error.code == .limitExceeded {
+            throw GalleryError(.limitExceeded, "manifest.json is larger than the \(limits.maximumManifestBytes / 1_048_576) MiB limit")
+        }
+    }
+
+    /// Spec §manifest: every cached image's entry exists and has the size the manifest records.
+    private static func checkReferences(of gallery: Gallery, in contents: BundleContents) throws {
+        for (offset, image) in gallery.images.enumerated() {
+            guard let cached = image.cached else { continue }
+            guard let size = contents.sizes[cached.path] else {
+                throw GalleryError(.damagedDocument, "image \(offset + 1) is cached at \(cached.path), which is not in the archive")
+            }
+            guard size == cached.bytes else {
+                throw GalleryError(.damagedDocument, "image \(offset + 1): \(cached.path) holds \(size) bytes, the manifest says \(cached.bytes)")
+            }
+        }
+    }
+
+    /// A file libarchive cannot read as a zip at all is simply not a gallery document.
+    private static func notAGalleryIfUnreadable(_ body: () throws -> ArchiveReader) throws -> ArchiveReader {
+        do {
+            return try body()
+        } catch let error as GalleryError where error.code == .damagedDocument {
+            throw GalleryError(.damagedDocument, "not a gallery document (\(error.reason))")
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Reads every byte of a document and checks it (spec §verification): CRCs and sizes of every
+/// entry, the zip-bomb limit, each cached image's SHA-256 against its name and the manifest, and
+/// that every undo revision is a readable manifest.
+public enum BundleVerifier {
+    /// What a successful verification covered.
+    public struct Report: Sendable, Equatable {
+        public var entries: Int
+        public var bytes: Int64
+        public var cachedImages: Int
+        public var revisions: Int
+    }
+
+    /// Verifies the document at `url`.
+    /// - Throws: the first problem found, as a `GalleryError` naming the file.
+    /// - Complexity: O(total bytes).
+    public static func verify(_ url: URL, limits: BundleLimits = .standard) throws -> Report {
+        let opened = try BundleReader.open(url, limits: limits)
+        var expected: [String: CachedImage] = [:]
+        for image in opened.gallery.images {
+            if let cached = image.cached { expected[cached.path] = cached }
+        }
+        var report = Report(entries: 0, bytes: 0, cachedImages: 0, revisions: 0)
+        try BundleReader.visitEntries(named: Set(opened.contents.names), of: url) { name, reader in
+            report.entries += 1
+            if name.hasPrefix(BundleLayout.imagesFolder) {
+                var hash = ContentHash()
+                report.bytes += try reader.readData(inflation: limits.inflation) { hash.update($0) }
+                try check(name, sha256: hash.finalize(), bytes: hash.byteCount, against: expected[name])
+                report.cachedImages += expected[name] == nil ? 0 : 1
+            } else if BundleLayout.rank(of: name) == 5 || BundleLayout.rank(of: name) == 6 {
+                let data = try reader.readData(maximumBytes: limits.maximumManifestBytes, inflation: limits.inflation)
+                report.bytes += Int64(data.count)
+                do {
+                    _ = try Manifest.decode(data, limits: limits)
+                } catch let error as GalleryError {
+                    throw GalleryError(.damagedDocument, "undo revision \(name) is damaged: \(error.reason)")
+                }
+                report.revisions += 1
+            } else {
+                report.bytes += try reader.readData(inflation: limits.inflation) { _ in }
+            }
+        }
+        return report
+    }
+
+    /// Spec §images: cached bytes live at `images/<sha256 of the bytes>.<ext>`.
+    private static func check(_ name: String, sha256: String, bytes: Int64, against cached: CachedImage?) throws {
+        let stem = name.dropFirst(BundleLayout.imagesFolder.count).prefix { $0 != "." }
+        guard stem == sha256 else {
+            throw GalleryError(.damagedDocument, "\(name) is damaged: its bytes have SHA-256 \(sha256)")
+        }
+        if let cached, cached.sha256 != sha256 || cached.bytes != bytes {
+            throw GalleryError(.damagedDocument, "\(name) does not match the manifest's sha256 and bytes")
+        }
+    }
+}

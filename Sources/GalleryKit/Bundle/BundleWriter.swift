@@ -1,0 +1,107 @@
+import Foundation
+
+/// Writes a `.gallery` archive from a list of entries, in the spec's fixed order (§entries).
+///
+/// Entry data can come from memory, from a local file (hashed again while it is copied, so a file
+/// changed since it was added cannot end up under the wrong content address), or from the
+/// document being replaced (copied without holding it in memory).
+struct BundleWriter {
+    struct Entry {
+        enum Source {
+            case data(Data)
+            /// A local file expected to have this digest and size.
+            case file(URL, sha256: String, bytes: Int64)
+            /// An entry of an existing document (the one being replaced, or another one), possibly
+            /// written under another name.
+            case archived(URL, name: String)
+        }
+
+        var name: String
+        var source: Source
+        var compression: ArchiveWriter.Compression
+    }
+
+    /// The documents `.archived` entries come from, and what each holds.
+    var sources: [URL: BundleContents]
+    var limits: BundleLimits = .standard
+
+    /// Writes `entries` (in any order; they are sorted here) to `descriptor`.
+    /// - Complexity: O(total bytes); memory O(largest in-memory entry).
+    func write(_ entries: [Entry], modified: Date, to descriptor: Int32) throws {
+        let ordered = entries.sorted { BundleLayout.precedes($0.name, $1.name) }
+        let writer = try ArchiveWriter(fileDescriptor: descriptor)
+        var cursors: [URL: SourceCursor] = [:]
+        for entry in ordered {
+            switch entry.source {
+            case .data(let data):
+                try writer.writeEntry(named: entry.name, data: data, modified: modified, compression: entry.compression)
+            case .file(let url, let sha256, let bytes):
+                var hash = ContentHash()
+                try writer.writeEntry(named: entry.name, size: bytes, modified: modified, compression: entry.compression) { write in
+                    try FileChunks.read(url) { chunk in
+                        guard hash.byteCount + Int64(chunk.count) <= bytes else { return }
+                        hash.update(chunk)
+                        try write(chunk)
+                    }
+                }
+                guard hash.finalize() == sha256 else {
+                    throw GalleryError(.ioFailure, url: url, "changed while it was being saved; add it again")
+                }
+            case .archived(let url, let name):
+                guard let contents = sources[url] else {
+                    throw GalleryError(.damagedDocument, url: url, "entry \(name) is missing from the document")
+                }
+                var cursor = cursors[url] ?? SourceCursor(url: url, contents: contents, limits: limits)
+                try cursor.copy(name, as: entry.name, compression: entry.compression, modified: modified, into: writer)
+                cursors[url] = cursor
+            }
+        }
+        try writer.finish()
+    }
+}
+
+/// Walks the source archive forward, reopening it only when an entry is wanted out of stored order
+/// (which never happens for archives this writer wrote: they are already in the spec's order).
+private struct SourceCursor {
+    let url: URL
+    let contents: BundleContents
+    let limits: BundleLimits
+    private var reader: ArchiveReader?
+    private var position = -1
+
+    init(url: URL, contents: BundleContents, limits: BundleLimits) {
+        self.url = url
+        self.contents = contents
+        self.limits = limits
+    }
+
+    mutating func copy(
+        _ name: String,
+        as newName: String,
+        compression: ArchiveWriter.Compression,
+        modified: Date,
+        into writer: ArchiveWriter
+    ) throws {
+        guard let target = contents.positions[name], let size = contents.sizes[name] else {
+            throw GalleryError(.damagedDocument, url: url, "entry \(name) is missing from the document")
+        }
+        if reader == nil || target <= position {
+            reader = try ArchiveReader(contentsOf: url, access: .seekable)
+            position = -1
+        }
+        guard let reader else { return }
+        // Positions count regular files only; directory entries are skipped over without counting.
+        while position < target {
+            guard let entry = try reader.nextEntry() else {
+                throw GalleryError(.damagedDocument, url: url, "entry \(name) is missing from the document")
+            }
+            if entry.kind == .regularFile { position += 1 }
+        }
+        let inflation = limits.inflation
+        try GalleryError.attributing(to: url) {
+            try writer.writeEntry(named: newName, size: size, modified: modified, compression: compression) { write in
+                try reader.readData(inflation: inflation) { chunk in try write(chunk) }
+            }
+        }
+    }
+}

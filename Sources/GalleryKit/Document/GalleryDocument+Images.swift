@@ -1,0 +1,91 @@
+import Foundation
+
+/// Adding local image files, and storing or dropping their bytes in the document.
+extension GalleryDocument {
+    /// Adds image files at `offset` (the end when `nil`), reading each one's size from its header.
+    ///
+    /// Headers are read and files hashed on all cores. If any file is missing or not an image,
+    /// nothing is added.
+    /// - Returns: the new images.
+    @discardableResult
+    public mutating func insertImages(fromFiles files: [URL], at offset: Int? = nil, cache: Bool = false) throws -> [GalleryImage] {
+        let prepared = try Self.prepare(files, cache: cache)
+        let images = prepared.map(\.image)
+        try edit { try $0.insert(contentsOf: images, at: offset ?? $0.images.count) }
+        for item in prepared {
+            if let cached = item.image.cached, let source = item.source { pendingEntries[cached.path] = source }
+        }
+        return images
+    }
+
+    /// Stores the bytes of the images at `offsets` in the document (images cached already, or
+    /// failed, are left as they are).
+    /// - Throws: `.fileNotFound` if an image's file is gone; `.invalidArgument` for an image that
+    ///   is not a local file.
+    public mutating func cacheImages(atOffsets offsets: [Int]) throws {
+        let targets = try gallery.validated(offsets).filter { !gallery.images[$0].isCached && !gallery.images[$0].hasFailed }
+        for offset in targets where !gallery.images[offset].url.isFileURL {
+            throw GalleryError(.invalidArgument, url: url, "image \(offset + 1) is not a local file (\(gallery.images[offset].url.absoluteString))")
+        }
+        let prepared = try Self.prepare(targets.map { gallery.images[$0].url }, cache: true)
+        try edit { gallery in
+            for (offset, item) in zip(targets, prepared) { gallery.images[offset].cached = item.image.cached }
+        }
+        for item in prepared {
+            if let cached = item.image.cached, let source = item.source { pendingEntries[cached.path] = source }
+        }
+    }
+
+    /// Stops storing the bytes of the images at `offsets`; they stay in the file while undo
+    /// history refers to them.
+    public mutating func uncacheImages(atOffsets offsets: [Int]) throws {
+        let targets = try gallery.validated(offsets)
+        try edit { gallery in
+            for offset in targets { gallery.images[offset].cached = nil }
+        }
+    }
+
+    /// An image made from a file, with the source its cached bytes will be copied from.
+    struct PreparedImage: Sendable {
+        var image: GalleryImage
+        var source: BundleWriter.Entry.Source?
+    }
+
+    /// Probes (and, when caching, hashes) files concurrently, keeping their order.
+    static func prepare(_ files: [URL], cache: Bool) throws -> [PreparedImage] {
+        let results = ResultSlots<PreparedImage>(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            results[index] = Result { try prepare(files[index], cache: cache) }
+        }
+        return try results.values()
+    }
+
+    private static func prepare(_ file: URL, cache: Bool) throws -> PreparedImage {
+        let file = file.standardizedFileURL
+        let info = try ImageProbe.info(forFileAt: file)
+        var image = GalleryImage(url: file, aspectRatio: info.aspectRatio, width: info.width, height: info.height)
+        guard cache else { return PreparedImage(image: image, source: nil) }
+        let (sha256, bytes) = try ContentHash.ofFile(at: file)
+        let path = BundleLayout.imagePath(sha256: sha256, fileExtension: info.fileExtension)
+        image.cached = CachedImage(path: path, sha256: sha256, bytes: bytes, mediaType: info.mediaType)
+        return PreparedImage(image: image, source: .file(file, sha256: sha256, bytes: bytes))
+    }
+}
+
+/// Results written by concurrent workers, one slot each.
+final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+    private var slots: [Result<Value, any Error>?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    subscript(index: Int) -> Result<Value, any Error>? {
+        get { lock.withLock { slots[index] } }
+        set { lock.withLock { slots[index] = newValue } }
+    }
+
+    /// The values in order, or the first error in order.
+    func values() throws -> [Value] {
+        try lock.withLock { slots }.map { try $0!.get() }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+extension GalleryDocument {
+    /// Copies (or, with `removingFromSource`, moves) images from one document file into another,
+    /// holding both documents' locks. Cached bytes travel with the images.
+    ///
+    /// The destination is saved before the source: if the process dies between the two saves,
+    /// the images are in both documents, never in neither.
+    /// - Parameters:
+    ///   - offsets: the images of `source`, 0-based.
+    ///   - position: where the first copy goes in `destination` (the end when `nil`).
+    /// - Returns: the number of images copied.
+    @discardableResult
+    public static func transferImages(
+        atOffsets offsets: [Int],
+        from source: URL,
+        to destination: URL,
+        at position: Int? = nil,
+        removingFromSource: Bool = false,
+        lockTimeout: Duration = .seconds(5)
+    ) throws -> Int {
+        for url in [source, destination] where !FileManager.default.fileExists(atPath: url.path) {
+            throw GalleryError(.fileNotFound, url: url, "no such document")
+        }
+        if source.standardizedFileURL == destination.standardizedFileURL {
+            return try modify(at: source, lockTimeout: lockTimeout) { document in
+                if removingFromSource {
+                    try document.edit { try $0.move(fromOffsets: offsets, toOffset: position ?? $0.images.count) }
+                } else {
+                    try document.insertCopies(ofImagesAt: offsets, from: document, at: position)
+                }
+                return offsets.count
+            }
+        }
+        // Lock folders in path order so two opposite transfers cannot deadlock; one lock per folder
+        // (a second flock on the same folder from this process would wait for itself).
+        let folders = Set([source, destination].map { $0.deletingLastPathComponent().standardizedFileURL.path }).sorted()
+        let locks = try folders.map { try DirectoryLock(forDocumentAt: URL(fileURLWithPath: $0).appendingPathComponent("x"), timeout: lockTimeout) }
+        var from = try GalleryDocument(contentsOf: source)
+        var to = try GalleryDocument(contentsOf: destination)
+        try to.insertCopies(ofImagesAt: offsets, from: from, at: position)
+        try to.saveHoldingLock()
+        if removingFromSource {
+            try from.edit { try $0.remove(atOffsets: offsets) }
+            try from.saveHoldingLock()
+        }
+        withExtendedLifetime(locks) {}
+        return offsets.count
+    }
+}

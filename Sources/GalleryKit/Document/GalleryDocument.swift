@@ -1,0 +1,254 @@
+import Foundation
+
+/// A gallery stored in a `.gallery` file: open it, edit it, undo and redo, save it atomically.
+///
+/// ```swift
+/// try GalleryDocument.modify(at: url) { document in
+///     try document.edit { try $0.move(fromOffsets: [2, 5], toOffset: 0) }
+/// }
+/// ```
+/// `modify(at:)` is the safe way to edit from several processes: it holds the folder's lock while
+/// it re-reads, edits and saves. A document kept open longer (a UI) saves with `save()`, which
+/// refuses with `.documentChanged` rather than overwrite a newer version saved by someone else.
+public struct GalleryDocument: Sendable {
+    /// Where the document lives.
+    public let url: URL
+    /// The gallery as currently edited.
+    public private(set) var gallery: Gallery
+
+    /// What the file on disk holds; `nil` for a document not saved yet.
+    var contents: BundleContents?
+    /// The file as it was when opened; `nil` for a document not saved yet.
+    var identity: FileIdentity?
+    /// Previous manifests, most recent first (spec §history).
+    var undoStack: [Revision] = []
+    var redoStack: [Revision] = []
+    /// Bytes cached since the last save, by entry name.
+    var pendingEntries: [String: BundleWriter.Entry.Source] = [:]
+    /// Other documents that pending entries are copied from, and what they hold.
+    var otherSources: [URL: BundleContents] = [:]
+    let limits: BundleLimits
+
+    enum Revision: Sendable {
+        /// A revision already in the file, by entry name.
+        case stored(String)
+        /// A manifest made in this session.
+        case manifest(Data)
+    }
+
+    /// Opens the document at `url`, checking its structure and reading its manifest.
+    /// - Throws: `GalleryError` naming the file (`.fileNotFound`, `.damagedDocument`,
+    ///   `.unsafeArchive`, `.limitExceeded`, `.unsupportedVersion`).
+    /// - Complexity: O(entries + manifest size); no image data is read.
+    public init(contentsOf url: URL, limits: BundleLimits = .standard) throws {
+        let opened = try BundleReader.open(url, limits: limits)
+        self.url = url
+        self.gallery = opened.gallery
+        self.contents = opened.contents
+        self.identity = opened.identity
+        self.limits = limits
+        undoStack = opened.contents.revisions(.undo).map(Revision.stored)
+        redoStack = opened.contents.revisions(.redo).map(Revision.stored)
+    }
+
+    /// A new document for `url`, not written until `save()`.
+    public init(creating url: URL, gallery: Gallery, limits: BundleLimits = .standard) {
+        self.url = url
+        self.gallery = gallery
+        self.limits = limits
+    }
+
+    /// Forgets all undo and redo steps (a new document, an export to share).
+    public mutating func clearHistory() {
+        undoStack.removeAll()
+        redoStack.removeAll()
+    }
+
+    /// Whether there is an edit to undo.
+    public var canUndo: Bool { !undoStack.isEmpty }
+    /// Whether there is an undone edit to redo.
+    public var canRedo: Bool { !redoStack.isEmpty }
+
+    /// Applies an edit to the gallery and records the previous state for undo.
+    ///
+    /// An edit that changes nothing takes no undo step. If `change` throws, nothing changes.
+    public mutating func edit(_ change: (inout Gallery) throws -> Void) throws {
+        var edited = gallery
+        try change(&edited)
+        guard edited != gallery else { return }
+        undoStack.insert(.manifest(try Manifest.encode(gallery)), at: 0)
+        undoStack = Array(undoStack.prefix(limits.maximumRevisions))
+        redoStack.removeAll()
+        gallery = edited
+    }
+
+    /// Goes back to the state before the last edit; cached bytes the edit dropped come back too.
+    /// - Throws: `.invalidArgument` if there is nothing to undo.
+    public mutating func undo() throws {
+        guard let revision = undoStack.first else { throw GalleryError(.invalidArgument, url: url, "there is nothing to undo") }
+        let previous = try load(revision)
+        redoStack.insert(.manifest(try Manifest.encode(gallery)), at: 0)
+        undoStack.removeFirst()
+        gallery = previous
+    }
+
+    /// Re-applies the last undone edit.
+    /// - Throws: `.invalidArgument` if there is nothing to redo.
+    public mutating func redo() throws {
+        guard let revision = redoStack.first else { throw GalleryError(.invalidArgument, url: url, "there is nothing to redo") }
+        let next = try load(revision)
+        undoStack.insert(.manifest(try Manifest.encode(gallery)), at: 0)
+        redoStack.removeFirst()
+        gallery = next
+    }
+
+    private func load(_ revision: Revision) throws -> Gallery {
+        try GalleryError.attributing(to: url) {
+            switch revision {
+            case .manifest(let data):
+                return try Manifest.decode(data, limits: limits)
+            case .stored(let name):
+                let data = try BundleReader.readEntries(named: [name], of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
+                guard let manifest = data[name] else { throw GalleryError(.damagedDocument, "\(name) is missing") }
+                return try Manifest.decode(manifest, limits: limits)
+            }
+        }
+    }
+}
+
+// MARK: - Saving
+
+extension GalleryDocument {
+    /// Edits the document at `url` under its folder's lock: opens it afresh, runs `body`, saves.
+    ///
+    /// Two processes editing the same document at once both keep their edits: the second waits
+    /// for the first, then re-reads what the first saved. Nothing is written if `body` throws.
+    /// - Throws: `.busy` if the lock is not free within `lockTimeout`; whatever `body` throws.
+    @discardableResult
+    public static func modify<T>(
+        at url: URL,
+        lockTimeout: Duration = .seconds(5),
+        limits: BundleLimits = .standard,
+        _ body: (inout GalleryDocument) throws -> T
+    ) throws -> T {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw GalleryError(.fileNotFound, url: url, "no such document")
+        }
+        let lock = try DirectoryLock(forDocumentAt: url, timeout: lockTimeout)
+        var document = try GalleryDocument(contentsOf: url, limits: limits)
+        let result = try GalleryError.attributing(to: url) { try body(&document) }
+        try document.saveHoldingLock()
+        withExtendedLifetime(lock) {}
+        return result
+    }
+
+    /// Saves the document where it lives, atomically.
+    ///
+    /// - Parameter replacingExisting: for a new document, replace a file already at `url`
+    ///   (otherwise that is `.alreadyExists`).
+    /// - Throws: `.busy` if another process holds the lock; `.documentChanged` if the file was
+    ///   replaced since this document was opened (re-open it and edit again).
+    public mutating func save(replacingExisting: Bool = false, lockTimeout: Duration = .seconds(5)) throws {
+        let lock = try DirectoryLock(forDocumentAt: url, timeout: lockTimeout)
+        try saveHoldingLock(replacingExisting: replacingExisting)
+        withExtendedLifetime(lock) {}
+    }
+
+    mutating func saveHoldingLock(replacingExisting: Bool = false) throws {
+        if let identity, FileIdentity.current(of: url) != identity {
+            throw GalleryError(.documentChanged, url: url, "changed on disk since it was opened; open it again and repeat the edit")
+        }
+        AtomicFile.removeStaleTemporaryFiles(for: url)
+        var saved = gallery
+        saved.modified = Date.now.wholeSeconds
+        saved.generator = GalleryKitVersion.generator
+        let mode: AtomicFile.Mode = identity != nil || replacingExisting ? .replace : .createNew
+        try write(saved, to: url, mode: mode, includingHistory: true)
+        self = try GalleryDocument(contentsOf: url, limits: limits)
+    }
+
+    /// Writes `gallery` with this document's cached bytes, history and extension entries to `destination`.
+    func write(_ gallery: Gallery, to destination: URL, mode: AtomicFile.Mode, includingHistory: Bool) throws {
+        let undo = includingHistory ? Array(undoStack.prefix(limits.maximumRevisions)) : []
+        let redo = includingHistory ? Array(redoStack.prefix(limits.maximumRevisions)) : []
+        let storedRevisions = Set((undo + redo).compactMap { revision -> String? in
+            if case .stored(let name) = revision { return name } else { return nil }
+        })
+        let storedData = try BundleReader.readEntries(named: storedRevisions, of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
+
+        // Cached bytes stay while the gallery or any revision refers to them (spec §history).
+        var referenced = References(gallery)
+        for revision in undo + redo {
+            switch revision {
+            case .manifest(let data): referenced.formUnion(References(try Manifest.decode(data, limits: limits)))
+            case .stored(let name):
+                guard let data = storedData[name] else { throw GalleryError(.damagedDocument, url: url, "\(name) is missing") }
+                referenced.formUnion(References(try GalleryError.attributing(to: url) { try Manifest.decode(data, limits: limits) }))
+            }
+        }
+
+        var entries: [BundleWriter.Entry] = [
+            .init(name: BundleLayout.mimetypeName, source: .data(Data(BundleLayout.mimetype.utf8)), compression: .stored),
+            .init(name: BundleLayout.manifestName, source: .data(try Manifest.encode(gallery)), compression: .deflated),
+        ]
+        for path in referenced.images.sorted() {
+            if let pending = pendingEntries[path] {
+                entries.append(.init(name: path, source: pending, compression: .stored))
+            } else if contents?.contains(path) == true {
+                entries.append(.init(name: path, source: .archived(url, name: path), compression: .stored))
+            } else {
+                throw GalleryError(.damagedDocument, url: url, "the bytes of \(path) are missing")
+            }
+        }
+        for name in contents?.names ?? [] where keepsExisting(name, referenced: referenced) {
+            let compression: ArchiveWriter.Compression = BundleLayout.rank(of: name) < 5 ? .stored : .deflated
+            entries.append(.init(name: name, source: .archived(url, name: name), compression: compression))
+        }
+        for (side, revisions) in [(BundleLayout.RevisionSide.undo, undo), (.redo, redo)] {
+            for (offset, revision) in revisions.enumerated() {
+                let source: BundleWriter.Entry.Source
+                switch revision {
+                case .manifest(let data): source = .data(data)
+                case .stored(let name): source = .data(storedData[name] ?? Data())
+                }
+                entries.append(.init(name: BundleLayout.revisionPath(side, number: offset + 1), source: source, compression: .deflated))
+            }
+        }
+
+        var sources = otherSources
+        sources[url] = contents
+        let writer = BundleWriter(sources: sources, limits: limits)
+        try AtomicFile.write(to: destination, mode: mode) { descriptor in
+            try writer.write(entries, modified: gallery.modified, to: descriptor)
+        }
+    }
+
+    /// Entries of the old file carried over as they are: the preview, thumbnails still in use,
+    /// and extension entries this version does not know (spec §compatibility).
+    private func keepsExisting(_ name: String, referenced: References) -> Bool {
+        if name == BundleLayout.previewName { return true }
+        if name.hasPrefix(BundleLayout.thumbnailsFolder) { return referenced.thumbnails.contains(name) }
+        return !BundleLayout.isKnown(name)
+    }
+}
+
+/// The entries a gallery refers to.
+private struct References {
+    var images: Set<String> = []
+    var thumbnails: Set<String> = []
+
+    init(_ gallery: Gallery) {
+        for image in gallery.images {
+            if let cached = image.cached {
+                images.insert(cached.path)
+                thumbnails.insert("\(BundleLayout.thumbnailsFolder)\(cached.sha256).jpg")
+            }
+            if let thumbnail = image.thumbnail { thumbnails.insert(thumbnail) }
+        }
+    }
+
+    mutating func formUnion(_ other: References) {
+        images.formUnion(other.images)
+        thumbnails.formUnion(other.thumbnails)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// An exclusive advisory lock (`flock`) on the folder that holds a document, held until released.
+///
+/// Spec §locking: writers lock the folder, not the document — after a save renames a new file over
+/// the document, a lock on the old inode would no longer exclude anyone — and not a lock file,
+/// which would litter the folder. `flock` rather than `fcntl` locks, which a process silently loses
+/// when it closes any other descriptor of the same file.
+final class DirectoryLock {
+    private let descriptor: Int32
+
+    /// Waits up to `timeout` for the lock on the folder of `document`.
+    /// - Throws: `.busy` if another process holds it that long.
+    init(forDocumentAt document: URL, timeout: Duration) throws {
+        let folder = document.deletingLastPathComponent()
+        descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw GalleryError.system("cannot open the folder", url: folder) }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let failure = errno
+            guard failure == EWOULDBLOCK || failure == EINTR else {
+                close(descriptor)
+                throw GalleryError.system("cannot lock", url: document, errno: failure)
+            }
+            guard clock.now < deadline else {
+                close(descriptor)
+                throw GalleryError(.busy, url: document, "another process is editing this document; try again in a moment")
+            }
+            usleep(10_000)
+        }
+    }
+
+    deinit {
+        // Closing the last descriptor releases the flock.
+        close(descriptor)
+    }
+}

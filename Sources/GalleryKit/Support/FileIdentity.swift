@@ -1,0 +1,33 @@
+import Foundation
+
+/// Which file a path named when it was read: enough to tell, later, whether it was replaced or rewritten.
+struct FileIdentity: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedNanoseconds: Int64
+
+    init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        #if canImport(Darwin)
+        modifiedNanoseconds = Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
+        #else
+        modifiedNanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        #endif
+    }
+
+    /// The identity of the open file `descriptor`.
+    init(fileDescriptor descriptor: Int32, url: URL) throws {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw GalleryError.system("cannot read", url: url) }
+        self.init(status)
+    }
+
+    /// The identity of the file at `url` now, or `nil` if there is none.
+    static func current(of url: URL) -> FileIdentity? {
+        var status = stat()
+        return stat(url.path, &status) == 0 ? FileIdentity(status) : nil
+    }
+}

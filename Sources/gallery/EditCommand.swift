@@ -1,0 +1,221 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+/// `gallery edit PATH.gallery ACTION …` — the document comes before the action, so the action is
+/// dispatched here rather than by ArgumentParser's subcommands (which take no leading argument).
+struct EditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change a gallery document; every change can be undone.",
+        usage: "gallery edit <document> <action> [<arguments> ...]",
+        discussion: """
+            Actions (indices are 1-based, as 'gallery open' shows them):
+              add IMAGE... [--at I] [--cache]   insert image files at position I (default: the end)
+              move I... --to J                  move images so the first of them lands at position J
+              swap I J                          exchange two images
+              remove I...                       remove images (undo brings them back)
+              title TEXT                        set the title
+              columns N                         set the images per row (1 to 12)
+              caption I TEXT                    set image I's caption ("" clears it)
+              cache [I...]                      store images' bytes in the document (default: all)
+              uncache [I...]                    stop storing images' bytes (default: all)
+              undo | redo                       step back or forward through the last 20 edits
+
+            'gallery edit DOC ACTION --help' explains one action.
+
+            Examples:
+              gallery edit Trip.gallery add beach.jpg --at 1 --cache
+              gallery edit Trip.gallery move 4 5 --to 1
+              gallery edit Trip.gallery undo
+            """
+    )
+
+    @Argument(help: "The document to change (PATH.gallery).")
+    var document: DocumentPath
+
+    @Argument(help: "What to do: add, move, swap, remove, title, columns, caption, cache, uncache, undo, redo.")
+    var action: String
+
+    @Argument(parsing: .captureForPassthrough, help: "The action's arguments.")
+    var arguments: [String] = []
+
+    static let actions: [String: any EditAction.Type] = [
+        "add": AddAction.self, "move": MoveAction.self, "swap": SwapAction.self, "remove": RemoveAction.self,
+        "title": TitleAction.self, "columns": ColumnsAction.self, "caption": CaptionAction.self,
+        "cache": CacheAction.self, "uncache": UncacheAction.self, "undo": UndoAction.self, "redo": RedoAction.self,
+    ]
+
+    func validate() throws {
+        guard Self.actions[action] != nil else {
+            throw ValidationError("unknown action '\(action)'; expected one of: \(Self.actions.keys.sorted().joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        guard let type = Self.actions[action] else { return }
+        let parsed: any EditAction
+        do {
+            parsed = try type.parse(arguments)
+        } catch {
+            type.exit(withError: error)
+        }
+        let message = try GalleryDocument.modify(at: document.url) { document in
+            try parsed.apply(to: &document)
+        }
+        print("\(Output.name(document.url)): \(message)")
+    }
+}
+
+/// One action of `gallery edit`, applied under the document's lock.
+protocol EditAction: ParsableCommand {
+    /// Changes the document and says what changed.
+    func apply(to document: inout GalleryDocument) throws -> String
+}
+
+extension EditAction {
+    static func usage(_ text: String, _ abstract: String, example: String) -> CommandConfiguration {
+        CommandConfiguration(commandName: text.split(separator: " ").first.map(String.init), abstract: abstract, usage: "gallery edit <document> \(text)", discussion: "Example:\n  \(example)")
+    }
+}
+
+struct AddAction: EditAction {
+    static let configuration = usage("add <image> ... [--at <i>] [--cache]", "Insert image files.", example: "gallery edit Trip.gallery add beach.jpg dunes.png --at 2 --cache")
+
+    @Argument(help: "Image files (paths or file:// URLs).")
+    var images: [String]
+
+    @Option(help: "The position the first new image takes (default: after the last).")
+    var at: ImageIndex?
+
+    @Flag(help: "Store the images' bytes in the document.")
+    var cache = false
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        let added = try document.insertImages(fromFiles: try imageFiles(images), at: at?.offset, cache: cache)
+        return "added \(added.count) images (now \(document.gallery.images.count))"
+    }
+}
+
+struct MoveAction: EditAction {
+    static let configuration = usage("move <i> ... --to <j>", "Move images so the first of them lands at position J.", example: "gallery edit Trip.gallery move 4 5 --to 1")
+
+    @Argument(help: "The images to move.")
+    var indices: [ImageIndex]
+
+    @Option(help: "The position the first moved image takes in the result.")
+    var to: ImageIndex
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        try document.edit { try $0.move(fromOffsets: indices.offsets, toPosition: to.offset) }
+        return "moved \(indices.count) images to position \(to.offset + 1)"
+    }
+}
+
+struct SwapAction: EditAction {
+    static let configuration = usage("swap <i> <j>", "Exchange two images.", example: "gallery edit Trip.gallery swap 1 3")
+
+    @Argument(help: "The first image.") var first: ImageIndex
+    @Argument(help: "The second image.") var second: ImageIndex
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        try document.edit { try $0.swapAt(first.offset, second.offset) }
+        return "swapped images \(first.offset + 1) and \(second.offset + 1)"
+    }
+}
+
+struct RemoveAction: EditAction {
+    static let configuration = usage("remove <i> ...", "Remove images (the trash); undo brings them back.", example: "gallery edit Trip.gallery remove 2 5")
+
+    @Argument(help: "The images to remove.")
+    var indices: [ImageIndex]
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        try document.edit { try $0.remove(atOffsets: indices.offsets) }
+        return "removed \(indices.count) images (now \(document.gallery.images.count))"
+    }
+}
+
+struct TitleAction: EditAction {
+    static let configuration = usage("title <text>", "Set the title.", example: "gallery edit Trip.gallery title \"Summer 2026\"")
+
+    @Argument(help: "The new title.") var text: String
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        try document.edit { $0.title = text }
+        return "title set to \(text.debugDescription)"
+    }
+}
+
+struct ColumnsAction: EditAction {
+    static let configuration = usage("columns <n>", "Set the images per row (1 to 12).", example: "gallery edit Trip.gallery columns 4")
+
+    @Argument(help: "Images per row.") var count: Int
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        try document.edit { try $0.setColumns(count) }
+        return "\(count) images per row"
+    }
+}
+
+struct CaptionAction: EditAction {
+    static let configuration = usage("caption <i> <text>", "Set an image's caption; an empty text clears it.", example: "gallery edit Trip.gallery caption 2 \"The harbour at dawn\"")
+
+    @Argument(help: "The image.") var index: ImageIndex
+    @Argument(help: "The caption.") var text: String
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        try document.edit { try $0.setCaption(text, at: index.offset) }
+        return text.isEmpty ? "caption of image \(index.offset + 1) cleared" : "caption of image \(index.offset + 1) set"
+    }
+}
+
+/// `[I...]`, meaning every image when none is given.
+private func offsets(_ indices: [ImageIndex], in document: GalleryDocument) -> [Int] {
+    indices.isEmpty ? Array(document.gallery.images.indices) : indices.offsets
+}
+
+struct CacheAction: EditAction {
+    static let configuration = usage("cache [<i> ...]", "Store images' bytes in the document (default: all).", example: "gallery edit Trip.gallery cache 1 2")
+
+    @Argument(help: "The images (default: all).") var indices: [ImageIndex] = []
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        let before = document.gallery.images.count { $0.isCached }
+        let targets = offsets(indices, in: document)
+        if !targets.isEmpty { try document.cacheImages(atOffsets: targets) }
+        let after = document.gallery.images.count { $0.isCached }
+        return "cached \(after - before) images (\(after) of \(document.gallery.images.count) cached)"
+    }
+}
+
+struct UncacheAction: EditAction {
+    static let configuration = usage("uncache [<i> ...]", "Stop storing images' bytes; undo brings them back (default: all).", example: "gallery edit Trip.gallery uncache 3")
+
+    @Argument(help: "The images (default: all).") var indices: [ImageIndex] = []
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        let targets = offsets(indices, in: document)
+        if !targets.isEmpty { try document.uncacheImages(atOffsets: targets) }
+        let cached = document.gallery.images.count { $0.isCached }
+        return "\(cached) of \(document.gallery.images.count) images cached"
+    }
+}
+
+struct UndoAction: EditAction {
+    static let configuration = usage("undo", "Step back one edit.", example: "gallery edit Trip.gallery undo")
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        try document.undo()
+        return "undone (\(document.gallery.images.count) images)"
+    }
+}
+
+struct RedoAction: EditAction {
+    static let configuration = usage("redo", "Re-apply the last undone edit.", example: "gallery edit Trip.gallery redo")
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        try document.redo()
+        return "redone (\(document.gallery.images.count) images)"
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+@main
+struct GalleryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gallery",
+        abstract: "Create, edit, browse and export .gallery documents.",
+        discussion: """
+            A .gallery document is a zip archive holding a manifest of images (each a URL with \
+            its aspect ratio) and, optionally, the images' bytes. Indices are 1-based, as \
+            'gallery open' shows them.
+
+            Example:
+              gallery create Trip.gallery --title "Trip" --cache photos/*.jpg
+              gallery open Trip.gallery
+            """,
+        version: GalleryKitVersion.version,
+        subcommands: [
+            CreateCommand.self, OpenCommand.self, EditCommand.self, CopyCommand.self,
+            ExportCommand.self, BrowseCommand.self, VerifyCommand.self,
+        ]
+    )
+
+    /// Runs the command, turning a `GalleryError` into one line on stderr and its exit status.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as GalleryError {
+            ExitStatus.fail(with: error)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

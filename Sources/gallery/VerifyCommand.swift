@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check a document's structure and every byte of every entry.",
+        discussion: """
+            Checks what 'open' checks, then reads every entry: CRCs, sizes, the zip-bomb limit, \
+            each cached image's SHA-256 and every undo revision. Exits 65 if anything is wrong.
+
+            Example:
+              gallery verify Trip.gallery
+            """
+    )
+
+    @Argument(help: "The document (PATH.gallery).")
+    var document: DocumentPath
+
+    @OptionGroup var output: JSONOption
+
+    struct ReportJSON: Encodable {
+        var path: String
+        var ok: Bool
+        var entries: Int?
+        var bytes: Int64?
+        var cachedImages: Int?
+        var revisions: Int?
+        var error: String?
+    }
+
+    func run() throws {
+        do {
+            let report = try BundleVerifier.verify(document.url)
+            if output.json {
+                try Output.json(ReportJSON(
+                    path: document.url.path, ok: true, entries: report.entries, bytes: report.bytes,
+                    cachedImages: report.cachedImages, revisions: report.revisions
+                ))
+            } else {
+                print("\(Output.name(document.url)): ok — \(report.entries) entries, \(Output.bytes(report.bytes)) read, \(report.cachedImages) cached images and \(report.revisions) undo revisions checked")
+            }
+        } catch let error as GalleryError {
+            if output.json { try Output.json(ReportJSON(path: document.url.path, ok: false, error: error.description)) }
+            throw error
+        }
+    }
+}
