@@ -41,16 +41,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Builders for the tests' own inputs: temporary folders, sample images, raw (hostile) zips.
+        .target(
+            name: "GalleryTestSupport",
+            dependencies: ["CArchive"],
+            path: "Tests/GalleryTestSupport"
+        ),
         .testTarget(
             name: "GalleryKitTests",
             dependencies: [
                 "GalleryKit",
+                "GalleryTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "GalleryCLITests",
-            dependencies: ["gallery"]
+            dependencies: ["gallery", "GalleryTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,76 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+@testable import GalleryKit
+
+/// Every vector in `Specs/Examples/valid` and `Specs/Examples/invalid`, against the JSON beside it.
+@Suite struct ConformanceTests {
+    struct Expectation: Decodable {
+        var description: String
+        var title: String?
+        var images: Int?
+        var cached: Int?
+        var code: String?
+        var detectedBy: String?
+    }
+
+    static func vectors(_ kind: String) -> [String] {
+        let folder = Repository.examples.appendingPathComponent(kind)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".gallery") }.sorted()
+    }
+
+    static func load(_ kind: String, _ name: String) throws -> (URL, Expectation) {
+        let url = Repository.examples.appendingPathComponent(kind).appendingPathComponent(name)
+        let json = url.deletingPathExtension().appendingPathExtension("json")
+        return (url, try JSONDecoder().decode(Expectation.self, from: Data(contentsOf: json)))
+    }
+
+    @Test func thereAreVectors() {
+        #expect(Self.vectors("valid").count >= 5)
+        #expect(Self.vectors("invalid").count >= 15)
+    }
+
+    @Test(arguments: vectors("valid"))
+    func validVectorOpensAndVerifies(name: String) throws {
+        let (url, expected) = try Self.load("valid", name)
+        let document = try GalleryDocument(contentsOf: url)
+        if let title = expected.title { #expect(document.gallery.title == title) }
+        if let images = expected.images { #expect(document.gallery.images.count == images) }
+        if let cached = expected.cached { #expect(document.gallery.images.count { $0.isCached } == cached) }
+        #expect(try BundleReader.summary(of: url) == document.gallery)
+        _ = try BundleVerifier.verify(url)
+    }
+
+    @Test(arguments: vectors("valid"))
+    func validVectorSurvivesAnEditWithEverythingItHad(name: String) throws {
+        let (source, _) = try Self.load("valid", name)
+        let folder = TemporaryFolder()
+        let url = folder.path(name)
+        try FileManager.default.copyItem(at: source, to: url)
+        let before = try BundleReader.open(url)
+        try GalleryDocument.modify(at: url) { try $0.edit { $0.title += " (edited)" } }
+        let after = try BundleReader.open(url)
+        var expected = before.gallery
+        expected.title += " (edited)"
+        expected.modified = after.gallery.modified
+        expected.generator = after.gallery.generator
+        #expect(after.gallery == expected)
+        #expect(Set(before.contents.names).isSubset(of: Set(after.contents.names)))
+        _ = try BundleVerifier.verify(url)
+    }
+
+    @Test(arguments: vectors("invalid"))
+    func invalidVectorIsRejected(name: String) throws {
+        let (url, expected) = try Self.load("invalid", name)
+        let code = try #require(expected.code)
+        let error = #expect(throws: GalleryError.self) {
+            if expected.detectedBy == "verify" {
+                _ = try BundleVerifier.verify(url)
+            } else {
+                _ = try GalleryDocument(contentsOf: url)
+            }
+        }
+        #expect(error?.code.description == code, "\(name): \(error?.description ?? "no error")")
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+@testable import GalleryKit
+
+@Suite struct GalleryDocumentTests {
+    let folder = TemporaryFolder()
+
+    /// A saved document with `count` distinct cached images.
+    func makeDocument(_ name: String = "Trip.gallery", images count: Int = 3, cache: Bool = true) throws -> URL {
+        let url = folder.path(name)
+        let files = try folder.distinctImages(count, from: Repository.sampleImage(".jpg"))
+        var document = GalleryDocument(creating: url, gallery: Gallery(title: "Trip"))
+        try document.insertImages(fromFiles: files, cache: cache)
+        document.clearHistory()
+        try document.save()
+        return url
+    }
+
+    func entryNames(_ url: URL) throws -> [String] {
+        try BundleReader.open(url).contents.names
+    }
+
+    @Test func savesAndOpensWithTheSpecsEntryOrder() throws {
+        let url = try makeDocument()
+        let document = try GalleryDocument(contentsOf: url)
+        #expect(document.gallery.title == "Trip")
+        #expect(document.gallery.images.count == 3)
+        #expect(document.gallery.images.allSatisfy { $0.isCached })
+        let names = try entryNames(url)
+        #expect(Array(names.prefix(2)) == ["mimetype", "manifest.json"])
+        #expect(names.dropFirst(2).allSatisfy { $0.hasPrefix("images/") })
+        #expect(try BundleVerifier.verify(url).cachedImages == 3)
+    }
+
+    @Test func refusesToCreateOverAnExistingFile() throws {
+        let url = try makeDocument()
+        let before = try Data(contentsOf: url)
+        var second = GalleryDocument(creating: url, gallery: Gallery(title: "Other"))
+        let error = #expect(throws: GalleryError.self) { try second.save() }
+        #expect(error?.code == .alreadyExists)
+        #expect(try Data(contentsOf: url) == before)
+        #expect(folder.listing().filter { $0.hasPrefix(".") }.isEmpty)
+    }
+
+    @Test func undoAndRedoSurviveReopening() throws {
+        let url = try makeDocument()
+        try GalleryDocument.modify(at: url) { try $0.edit { $0.title = "One" } }
+        try GalleryDocument.modify(at: url) { try $0.edit { $0.title = "Two" } }
+        try GalleryDocument.modify(at: url) { try $0.undo() }
+        #expect(try GalleryDocument(contentsOf: url).gallery.title == "One")
+        try GalleryDocument.modify(at: url) { try $0.undo() }
+        #expect(try GalleryDocument(contentsOf: url).gallery.title == "Trip")
+        try GalleryDocument.modify(at: url) { try $0.redo() }
+        #expect(try GalleryDocument(contentsOf: url).gallery.title == "One")
+        // A new edit clears the redo side.
+        try GalleryDocument.modify(at: url) { try $0.edit { $0.title = "Three" } }
+        let document = try GalleryDocument(contentsOf: url)
+        #expect(!document.canRedo)
+        #expect(throws: GalleryError.self) { try GalleryDocument.modify(at: url) { try $0.redo() } }
+    }
+
+    @Test func undoingARemovalBringsTheCachedBytesBack() throws {
+        let url = try makeDocument(images: 2)
+        let removed = try GalleryDocument(contentsOf: url).gallery.images[0]
+        try GalleryDocument.modify(at: url) { try $0.edit { try $0.remove(atOffsets: [0]) } }
+        try GalleryDocument.modify(at: url) { try $0.undo() }
+        let restored = try GalleryDocument(contentsOf: url).gallery.images[0]
+        #expect(restored == removed)
+        #expect(try BundleVerifier.verify(url).cachedImages == 2)
+    }
+
+    @Test func keepsABoundedHistoryAndDropsBytesNoRevisionNeeds() throws {
+        let url = try makeDocument(images: 2)
+        let dropped = try #require(try GalleryDocument(contentsOf: url).gallery.images[0].cached?.path)
+        try GalleryDocument.modify(at: url) { try $0.edit { try $0.remove(atOffsets: [0]) } }
+        #expect(try entryNames(url).contains(dropped))
+        for number in 1...BundleLimits.standard.maximumRevisions {
+            try GalleryDocument.modify(at: url) { try $0.edit { $0.title = "Edit \(number)" } }
+        }
+        let names = try entryNames(url)
+        #expect(names.filter { $0.hasPrefix("history/undo/") }.count == BundleLimits.standard.maximumRevisions)
+        #expect(!names.contains(dropped))
+        #expect(try BundleVerifier.verify(url).revisions == BundleLimits.standard.maximumRevisions)
+    }
+
+    @Test func sameContentGivesTheSameBytesInAnyTimeZone() throws {
+        let url = try makeDocument()
+        let document = try GalleryDocument(contentsOf: url)
+        let first = folder.path("first.gallery")
+        let second = folder.path("second.gallery")
+        try BundleExporter().export(document, to: first)
+        let savedZone = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", "Pacific/Kiritimati", 1)
+        tzset()
+        defer {
+            if let savedZone { setenv("TZ", savedZone, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        try BundleExporter().export(document, to: second)
+        #expect(try Data(contentsOf: first) == Data(contentsOf: second))
+    }
+
+    @Test func entryTimestampsAreTheManifestsModifiedDate() throws {
+        let url = try makeDocument()
+        let modified = try GalleryDocument(contentsOf: url).gallery.modified
+        // The DOS time of the first local header (offsets 10 and 12), read in UTC.
+        let bytes = [UInt8](try Data(contentsOf: url).prefix(14))
+        let time = Int(bytes[10]) | Int(bytes[11]) << 8
+        let date = Int(bytes[12]) | Int(bytes[13]) << 8
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: modified)
+        #expect(date >> 9 + 1980 == parts.year)
+        #expect((date >> 5) & 0xF == parts.month)
+        #expect(date & 0x1F == parts.day)
+        #expect(time >> 11 == parts.hour)
+        #expect((time >> 5) & 0x3F == parts.minute)
+        #expect((time & 0x1F) * 2 == parts.second! / 2 * 2)
+    }
+
+    @Test func refusesToOverwriteADocumentChangedSinceItWasOpened() throws {
+        let url = try makeDocument()
+        var stale = try GalleryDocument(contentsOf: url)
+        try GalleryDocument.modify(at: url) { try $0.edit { $0.title = "Saved elsewhere" } }
+        try stale.edit { $0.title = "Stale" }
+        let error = #expect(throws: GalleryError.self) { try stale.save() }
+        #expect(error?.code == .documentChanged)
+        #expect(try GalleryDocument(contentsOf: url).gallery.title == "Saved elsewhere")
+    }
+
+    @Test func waitsForTheLockThenFailsAsBusy() throws {
+        let url = try makeDocument()
+        let lock = try DirectoryLock(forDocumentAt: url, timeout: .seconds(1))
+        let error = #expect(throws: GalleryError.self) {
+            try GalleryDocument.modify(at: url, lockTimeout: .milliseconds(200)) { try $0.edit { $0.title = "x" } }
+        }
+        #expect(error?.code == .busy)
+        withExtendedLifetime(lock) {}
+        try GalleryDocument.modify(at: url, lockTimeout: .milliseconds(200)) { try $0.edit { $0.title = "x" } }
+    }
+
+    @Test func concurrentEditorsInOneProcessKeepEveryEdit() throws {
+        let url = try makeDocument(images: 0)
+        let files = try folder.distinctImages(16, from: Repository.sampleImage(".jpg"))
+        let failures = NSLock()
+        nonisolated(unsafe) var errors: [any Error] = []
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            do {
+                try GalleryDocument.modify(at: url, lockTimeout: .seconds(30)) { try $0.insertImages(fromFiles: [files[index]]) }
+            } catch {
+                failures.withLock { errors.append(error) }
+            }
+        }
+        #expect(errors.isEmpty)
+        let urls = Set(try GalleryDocument(contentsOf: url).gallery.images.map(\.url))
+        #expect(urls == Set(files.map(\.standardizedFileURL)))
+    }
+
+    @Test func removesTemporaryFilesAKilledWriterLeft() throws {
+        let url = try makeDocument()
+        let stale = folder.path(".Trip.gallery.tmp-killedwriter")
+        try Data("half a zip".utf8).write(to: stale)
+        try GalleryDocument.modify(at: url) { try $0.edit { $0.title = "Next" } }
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+    }
+
+    @Test func copiesImagesWithTheirBytesBetweenDocuments() throws {
+        let source = try makeDocument("Source.gallery", images: 3)
+        let destination = try makeDocument("Destination.gallery", images: 1)
+        let originals = try GalleryDocument(contentsOf: source).gallery.images
+        try GalleryDocument.transferImages(atOffsets: [0, 2], from: source, to: destination, at: 0)
+        let copied = try GalleryDocument(contentsOf: destination).gallery.images
+        #expect(copied.count == 3)
+        #expect(copied.prefix(2).map(\.cached) == [originals[0].cached, originals[2].cached])
+        #expect(Set(copied.map(\.id)).isDisjoint(with: originals.map(\.id)))
+        #expect(try BundleVerifier.verify(destination).cachedImages == 3)
+        #expect(try GalleryDocument(contentsOf: source).gallery.images.count == 3)
+
+        try GalleryDocument.transferImages(atOffsets: [1], from: source, to: destination, removingFromSource: true)
+        #expect(try GalleryDocument(contentsOf: source).gallery.images.map(\.id) == [originals[0].id, originals[2].id])
+        #expect(try GalleryDocument(contentsOf: destination).gallery.images.last?.cached == originals[1].cached)
+    }
+
+    @Test func cachesAndUncachesLocalImages() throws {
+        let url = try makeDocument(images: 2, cache: false)
+        #expect(try entryNames(url).filter { $0.hasPrefix("images/") }.isEmpty)
+        try GalleryDocument.modify(at: url) { try $0.cacheImages(atOffsets: [1]) }
+        let document = try GalleryDocument(contentsOf: url)
+        #expect(document.gallery.images.map(\.isCached) == [false, true])
+        try GalleryDocument.modify(at: url) { try $0.uncacheImages(atOffsets: [1]) }
+        #expect(try GalleryDocument(contentsOf: url).gallery.images.map(\.isCached) == [false, false])
+        // The bytes stay while the undo history still refers to them.
+        #expect(try entryNames(url).contains { $0.hasPrefix("images/") })
+    }
+
+    @Test func addingAFileThatIsNotAnImageChangesNothing() throws {
+        let url = try makeDocument()
+        let before = try Data(contentsOf: url)
+        let text = folder.path("notes.jpg")
+        try Data("hello".utf8).write(to: text)
+        let error = #expect(throws: GalleryError.self) { try GalleryDocument.modify(at: url) { try $0.insertImages(fromFiles: [text]) } }
+        #expect(error?.code == .notAnImage)
+        #expect(error?.path == text.path)
+        #expect(try Data(contentsOf: url) == before)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+@testable import GalleryKit
+
+@Suite struct ManifestTests {
+    @Test func roundTripsEveryField() throws {
+        var original = gallery("ab")
+        original.title = "Trip"
+        original.columns = 4
+        original.images[0].caption = "Harbour"
+        original.images[1].status = .failed
+        original.images[1].error = "404 Not Found"
+        original.images[0].cached = CachedImage(path: "images/\(String(repeating: "a", count: 64)).jpg", sha256: String(repeating: "a", count: 64), bytes: 12, mediaType: "image/jpeg")
+        let decoded = try Manifest.decode(try Manifest.encode(original))
+        #expect(decoded == original)
+    }
+
+    @Test func keepsFieldsItDoesNotKnow() throws {
+        var object = TestManifest.object(images: [TestManifest.image(cached: [
+            "path": "images/\(String(repeating: "b", count: 64)).png", "sha256": String(repeating: "b", count: 64),
+            "bytes": 3, "mediaType": "image/png", "colorProfile": "sRGB",
+        ])])
+        object["formatVersion"] = "1.7"
+        object["albumArt"] = ["style": "polaroid", "tilt": 2.5]
+        var images = object["images"] as! [[String: Any]]
+        images[0]["rating"] = 5
+        object["images"] = images
+        let decoded = try Manifest.decode(TestManifest.data(object))
+        let again = try JSONSerialization.jsonObject(with: try Manifest.encode(decoded)) as! [String: Any]
+        #expect((again["albumArt"] as? [String: Any])?["style"] as? String == "polaroid")
+        let image = (again["images"] as! [[String: Any]])[0]
+        #expect(image["rating"] as? Int == 5)
+        #expect((image["cached"] as? [String: Any])?["colorProfile"] as? String == "sRGB")
+    }
+
+    @Test func rejectsALaterMajorVersionSayingWhichItReads() throws {
+        var object = TestManifest.object()
+        object["formatVersion"] = "2.0"
+        let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(object)) }
+        #expect(error?.code == .unsupportedVersion)
+        #expect(error?.reason.contains("2.0") == true)
+        #expect(error?.reason.contains("1.x") == true)
+    }
+
+    @Test(arguments: [
+        ("columns", "\"three\""),
+        ("images", "{}"),
+        ("title", "7"),
+        ("id", "\"not-a-uuid\""),
+        ("created", "\"yesterday\""),
+        ("format", "\"album\""),
+    ])
+    func rejectsWronglyTypedTopLevelFields(key: String, json: String) throws {
+        var object = TestManifest.object()
+        object[key] = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+        let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(object)) }
+        #expect(error?.code == .damagedDocument)
+        #expect(error?.reason.contains(key) == true)
+    }
+
+    @Test(arguments: [("aspectRatio", "0.0"), ("aspectRatio", "-1.5"), ("status", "\"fine\""), ("url", "\"no scheme\""), ("width", "0")])
+    func rejectsBadImageFields(key: String, json: String) throws {
+        var image = TestManifest.image()
+        image[key] = try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+        let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(TestManifest.object(images: [image]))) }
+        #expect(error?.code == .damagedDocument)
+        #expect(error?.reason.contains("images[0].\(key)") == true)
+    }
+
+    @Test func rejectsRepeatedImageIDs() throws {
+        let object = TestManifest.object(images: [TestManifest.image(index: 1), TestManifest.image(index: 1)])
+        let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(object)) }
+        #expect(error?.code == .damagedDocument)
+    }
+
+    @Test func rejectsMoreThanTheImageLimit() throws {
+        var limits = BundleLimits.standard
+        limits.maximumImages = 10
+        let object = TestManifest.object(images: (0..<11).map { TestManifest.image(index: $0) })
+        let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(object), limits: limits) }
+        #expect(error?.code == .limitExceeded)
+        // At the limit exactly is fine.
+        let atLimit = TestManifest.object(images: (0..<10).map { TestManifest.image(index: $0) })
+        #expect(try Manifest.decode(TestManifest.data(atLimit), limits: limits).images.count == 10)
+    }
+
+    @Test func readsFractionalSecondsAndOffsets() throws {
+        var object = TestManifest.object()
+        object["created"] = "2026-01-02T05:04:05.678+02:00"
+        let decoded = try Manifest.decode(TestManifest.data(object))
+        #expect(RFC3339.string(from: decoded.created) == "2026-01-02T03:04:05Z")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Runs a program and collects what it printed.
+public struct CommandResult: Sendable, CustomStringConvertible {
+    public var status: Int32
+    public var output: String
+    public var errorOutput: String
+
+    public var description: String { "exit \(status)\nstdout: \(output)\nstderr: \(errorOutput)" }
+}
+
+public enum Command {
+    /// The `gallery` binary built beside the test bundle.
+    public static var gallery: URL {
+        if let path = ProcessInfo.processInfo.environment["GALLERY_BINARY"] { return URL(fileURLWithPath: path) }
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        // On macOS the tests run inside an .xctest bundle: Contents/MacOS/<name>.
+        while folder.pathExtension == "xctest" || ["MacOS", "Contents"].contains(folder.lastPathComponent) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder.appendingPathComponent("gallery")
+    }
+
+    /// Runs `gallery` with `arguments` in `folder` and waits for it.
+    @discardableResult
+    public static func gallery(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> CommandResult {
+        try run(gallery, arguments, in: folder, environment: environment)
+    }
+
+    /// Runs `program` and waits for it.
+    public static func run(_ program: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = program
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes before waiting, so a chatty child never blocks on a full pipe.
+        let outputData = ReadAll(output.fileHandleForReading)
+        let errorData = ReadAll(errors.fileHandleForReading)
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus,
+            output: String(decoding: outputData.wait(), as: UTF8.self),
+            errorOutput: String(decoding: errorData.wait(), as: UTF8.self)
+        )
+    }
+
+    /// Finds a program on PATH.
+    public static func which(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+}
+
+/// Reads a pipe to its end on a background thread.
+private final class ReadAll: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
