@@ -67,7 +67,9 @@ enum BundleReader {
             var contents = BundleContents()
             for index in 0..<2 {
                 guard let entry = try reader.nextEntry() else { break }
-                try check(entry, at: index, in: contents, limits: limits)
+                // A streamed writer's local headers may leave the size to a data descriptor;
+                // the reads below are capped anyway.
+                try check(entry, at: index, in: contents, limits: limits, requiringSize: false)
                 guard entry.kind == .regularFile else { break }
                 contents.append(entry.name, size: entry.declaredSize ?? 0)
                 switch (index, entry.name) {
@@ -113,7 +115,13 @@ enum BundleReader {
     }
 
     /// Spec §reading: one entry's header, before any of its data is read.
-    static func check(_ entry: ArchiveEntry, at index: Int, in contents: BundleContents, limits: BundleLimits) throws {
+    static func check(
+        _ entry: ArchiveEntry,
+        at index: Int,
+        in contents: BundleContents,
+        limits: BundleLimits,
+        requiringSize: Bool = true
+    ) throws {
         guard index < limits.maximumEntries else {
             throw GalleryError(.limitExceeded, "the archive has more than \(limits.maximumEntries) entries")
         }
@@ -126,7 +134,7 @@ enum BundleReader {
         }
         if entry.isEncrypted { throw GalleryError(.unsafeArchive, "entry \(entry.name) is encrypted") }
         if contents.contains(entry.name) { throw GalleryError(.unsafeArchive, "entry \(entry.name) appears twice") }
-        if entry.kind == .regularFile, entry.declaredSize == nil {
+        if requiringSize, entry.kind == .regularFile, entry.declaredSize == nil {
             throw GalleryError(.damagedDocument, "entry \(entry.name) does not declare its size")
         }
     }

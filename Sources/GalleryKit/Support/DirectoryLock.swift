@@ -13,7 +13,9 @@ final class DirectoryLock {
     /// - Throws: `.busy` if another process holds it that long.
     init(forDocumentAt document: URL, timeout: Duration) throws {
         let folder = document.deletingLastPathComponent()
-        descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        // Stored only once locked: a throwing init whose properties are all set also runs deinit,
+        // and closing the descriptor twice could close another thread's file.
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw GalleryError.system("cannot open the folder", url: folder) }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -29,6 +31,7 @@ final class DirectoryLock {
             }
             usleep(10_000)
         }
+        self.descriptor = descriptor
     }
 
     deinit {
