@@ -150,11 +150,12 @@ import Testing
 
     /// The smallest manifest that lists `count` images.
     static func manyImagesManifest(_ count: Int) -> Data {
-        var json = #"{"format":"gallery","formatVersion":"1.0","id":"8a7c4e0e-0d3b-4d51-9a7e-3c1e2b9f0a11","title":"","created":"2026-01-02T03:04:05Z","modified":"2026-01-02T03:04:05Z","generator":"t","columns":3,"images":["#
-        for index in 0..<count {
-            if index > 0 { json += "," }
-            json += #"{"id":"\#(String(format: "00000000-0000-4000-8000-%012x", index))","url":"a:b","aspectRatio":1,"status":"ok","added":"2026-01-02T03:04:05Z"}"#
+        let head = #"{"format":"gallery","formatVersion":"1.0","id":"8a7c4e0e-0d3b-4d51-9a7e-3c1e2b9f0a11","title":"","created":"2026-01-02T03:04:05Z","modified":"2026-01-02T03:04:05Z","generator":"t","columns":3,"images":["#
+        let images = (0..<count).map { index in
+            let number = String(index)
+            let id = "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - number.count) + number
+            return #"{"id":""# + id + #"","url":"a:b","aspectRatio":1,"status":"ok","added":"2026-01-02T03:04:05Z"}"#
         }
-        return Data((json + "]}").utf8)
+        return Data((head + images.joined(separator: ",") + "]}").utf8)
     }
 }

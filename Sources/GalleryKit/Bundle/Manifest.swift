@@ -17,7 +17,11 @@ enum Manifest {
     static func decode(_ data: Data, limits: BundleLimits = .standard) throws -> Gallery {
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            let decoder = JSONDecoder()
+            decoder.userInfo[TopLevel.maximumImages] = limits.maximumImages
+            root = try decoder.decode(TopLevel.self, from: data).value
+        } catch let error as GalleryError {
+            throw error
         } catch {
             throw GalleryError(.damagedDocument, "manifest.json is not valid JSON")
         }
@@ -28,9 +32,6 @@ enum Manifest {
         try checkVersion(try object.string("formatVersion"))
 
         let imageValues = try object.array("images")
-        guard imageValues.count <= limits.maximumImages else {
-            throw GalleryError(.limitExceeded, "manifest.json lists \(imageValues.count) images; the limit is \(limits.maximumImages)")
-        }
         var gallery = Gallery(id: try object.uuid("id"))
         gallery.title = try object.string("title")
         gallery.created = try object.date("created").wholeSeconds
@@ -154,6 +155,37 @@ enum Manifest {
         fields["bytes"] = .integer(cached.bytes)
         fields["mediaType"] = .string(cached.mediaType)
         return .object(fields)
+    }
+}
+
+/// The manifest's JSON, with an over-long `images` array refused before any of it is decoded
+/// (spec §limits): decoding is the expensive part, so the count comes first.
+private struct TopLevel: Decodable {
+    static let maximumImages = CodingUserInfoKey(rawValue: "GalleryKit.maximumImages")!
+
+    let value: JSONValue
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        guard let container = try? decoder.container(keyedBy: Key.self) else {
+            value = try JSONValue(from: decoder)  // not an object: the field checks say so
+            return
+        }
+        let limit = decoder.userInfo[Self.maximumImages] as? Int ?? .max
+        var fields: [String: JSONValue] = [:]
+        for key in container.allKeys {
+            if key.stringValue == "images", let count = try? container.nestedUnkeyedContainer(forKey: key).count, count > limit {
+                throw GalleryError(.limitExceeded, "manifest.json lists \(count) images; the limit is \(limit)")
+            }
+            fields[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+        }
+        value = .object(fields)
     }
 }
 

@@ -11,21 +11,23 @@ public enum JSONValue: Sendable, Hashable, Codable {
     case object([String: JSONValue])
 
     public init(from decoder: any Decoder) throws {
+        // Each failed `try?` costs a thrown error, so the common kinds come first: a manifest is
+        // mostly strings, then integers, numbers and objects.
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .bool(try container.decode(Bool.self))
         }
     }
 
