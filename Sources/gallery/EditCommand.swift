@@ -11,16 +11,16 @@ struct EditCommand: ParsableCommand {
         usage: "gallery edit <document> <action> [<arguments> ...]",
         discussion: """
             Actions (indices are 1-based, as 'gallery open' shows them):
-              add IMAGE... [--at I] [--cache]   insert image files at position I (default: the end)
-              move I... --to J                  move images so the first of them lands at position J
-              swap I J                          exchange two images
-              remove I...                       remove images (undo brings them back)
-              title TEXT                        set the title
-              columns N                         set the images per row (1 to 12)
-              caption I TEXT                    set image I's caption ("" clears it)
-              cache [I...]                      store images' bytes in the document (default: all)
-              uncache [I...]                    stop storing images' bytes (default: all)
-              undo | redo                       step back or forward through the last 20 edits
+              add IMAGE... [--at I] [--cache]  insert image files at I (default: the end)
+              move I... --to J                 move images; the first lands at J
+              swap I J                         exchange two images
+              remove I...                      remove images (undo brings them back)
+              title TEXT                       set the title
+              columns N                        set the images per row (1 to 12)
+              caption I TEXT                   set image I's caption ("" clears it)
+              cache [I...]                     store images' bytes (default: all)
+              uncache [I...]                   drop stored bytes (default: all)
+              undo | redo                      step through the last 20 edits
 
             'gallery edit DOC ACTION --help' explains one action.
 

@@ -158,6 +158,23 @@ import Testing
         #expect(urls == Set(files.map(\.standardizedFileURL)))
     }
 
+    @Test func refusesToStoreAFileThatChangedAfterItWasHashed() throws {
+        let url = try makeDocument(images: 1)
+        let before = try Data(contentsOf: url)
+        let file = try #require(try folder.distinctImages(2, from: Repository.sampleImage(".jpg")).last)
+        var document = try GalleryDocument(contentsOf: url)
+        try document.insertImages(fromFiles: [file], cache: true)
+        var changed = try Data(contentsOf: file)
+        changed[changed.count - 1] ^= 0xFF
+        try changed.write(to: file)
+
+        let error = #expect(throws: GalleryError.self) { try document.save() }
+        #expect(error?.code == .ioFailure)
+        #expect(error?.path == file.path)
+        #expect(try Data(contentsOf: url) == before)
+        #expect(!folder.listing().contains { $0.contains(".tmp-") })
+    }
+
     @Test func removesTemporaryFilesAKilledWriterLeft() throws {
         let url = try makeDocument()
         let stale = folder.path(".Trip.gallery.tmp-killedwriter")

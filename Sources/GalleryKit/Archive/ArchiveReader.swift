@@ -50,7 +50,7 @@ final class ArchiveReader {
             : archive_read_support_format_zip_seekable(archive)
         try LibArchive.check(registered, archive, "cannot read zip")
         // Small blocks: skipping to a late entry reads one block per local header, not 64 KiB.
-        try LibArchive.check(archive_read_open_fd(archive, fileDescriptor, 16 * 1024), archive, "not a readable zip archive")
+        try LibArchive.check(archive_read_open_fd(archive, fileDescriptor, 4096), archive, "not a readable zip archive")
     }
 
     deinit {

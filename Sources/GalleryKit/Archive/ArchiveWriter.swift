@@ -22,6 +22,8 @@ final class ArchiveWriter {
         }
         self.archive = archive
         try LibArchive.check(archive_write_set_format_zip(archive), archive, "cannot write zip")
+        // 1 MiB writes instead of libarchive's 10 KiB blocks: a hundredth of the system calls.
+        try LibArchive.check(archive_write_set_bytes_per_block(archive, 1 << 20), archive, "cannot write zip")
         // No padding of the last block: the archive ends where its central directory ends.
         try LibArchive.check(archive_write_set_bytes_in_last_block(archive, 1), archive, "cannot write zip")
         try LibArchive.check(archive_write_open_fd(archive, fileDescriptor), archive, "cannot write zip")

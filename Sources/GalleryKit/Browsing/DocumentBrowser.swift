@@ -24,7 +24,7 @@ public struct DocumentBrowser: Sendable {
     }
 
     private func summary(of file: URL, search: String?) -> DocumentSummary? {
-        let bytes = (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize).map { Int64($0 ?? 0) } ?? 0
+        let bytes = Int64((try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
         var summary = DocumentSummary(url: file, name: file.deletingPathExtension().lastPathComponent, bytes: bytes)
         do {
             let gallery = try BundleReader.summary(of: file, limits: limits)

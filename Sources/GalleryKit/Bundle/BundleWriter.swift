@@ -2,15 +2,16 @@ import Foundation
 
 /// Writes a `.gallery` archive from a list of entries, in the spec's fixed order (§entries).
 ///
-/// Entry data can come from memory, from a local file (hashed again while it is copied, so a file
-/// changed since it was added cannot end up under the wrong content address), or from the
+/// Entry data can come from memory, from a local file (which must still be the file that was
+/// hashed — same inode, size and modification time — so changed bytes cannot end up under the
+/// wrong content address; comparing that is what spares a second SHA-256 pass), or from the
 /// document being replaced (copied without holding it in memory).
 struct BundleWriter {
     struct Entry {
         enum Source {
             case data(Data)
-            /// A local file expected to have this digest and size.
-            case file(URL, sha256: String, bytes: Int64)
+            /// A local file, as it was when its digest was taken.
+            case file(URL, identity: FileIdentity)
             /// An entry of an existing document (the one being replaced, or another one), possibly
             /// written under another name.
             case archived(URL, name: String)
@@ -35,17 +36,9 @@ struct BundleWriter {
             switch entry.source {
             case .data(let data):
                 try writer.writeEntry(named: entry.name, data: data, modified: modified, compression: entry.compression)
-            case .file(let url, let sha256, let bytes):
-                var hash = ContentHash()
-                try writer.writeEntry(named: entry.name, size: bytes, modified: modified, compression: entry.compression) { write in
-                    try FileChunks.read(url) { chunk in
-                        guard hash.byteCount + Int64(chunk.count) <= bytes else { return }
-                        hash.update(chunk)
-                        try write(chunk)
-                    }
-                }
-                guard hash.finalize() == sha256 else {
-                    throw GalleryError(.ioFailure, url: url, "changed while it was being saved; add it again")
+            case .file(let url, let identity):
+                try writer.writeEntry(named: entry.name, size: identity.size, modified: modified, compression: entry.compression) { write in
+                    try FileChunks.read(url, expecting: identity, write)
                 }
             case .archived(let url, let name):
                 guard let contents = sources[url] else {

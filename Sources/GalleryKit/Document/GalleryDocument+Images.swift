@@ -65,10 +65,10 @@ extension GalleryDocument {
         let info = try ImageProbe.info(forFileAt: file)
         var image = GalleryImage(url: file, aspectRatio: info.aspectRatio, width: info.width, height: info.height)
         guard cache else { return PreparedImage(image: image, source: nil) }
-        let (sha256, bytes) = try ContentHash.ofFile(at: file)
+        let (sha256, identity) = try ContentHash.ofFile(at: file)
         let path = BundleLayout.imagePath(sha256: sha256, fileExtension: info.fileExtension)
-        image.cached = CachedImage(path: path, sha256: sha256, bytes: bytes, mediaType: info.mediaType)
-        return PreparedImage(image: image, source: .file(file, sha256: sha256, bytes: bytes))
+        image.cached = CachedImage(path: path, sha256: sha256, bytes: identity.size, mediaType: info.mediaType)
+        return PreparedImage(image: image, source: .file(file, identity: identity))
     }
 }
 

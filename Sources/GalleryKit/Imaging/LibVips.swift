@@ -15,7 +15,8 @@ enum LibVips {
     static func takeError() -> String {
         var buffer = [CChar](repeating: 0, count: 1024)
         gallerykit_vips_take_error(&buffer, buffer.count)
-        let message = String(cString: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let message = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return message.isEmpty ? "unknown libvips error" : message.replacingOccurrences(of: "\n", with: "; ")
     }
 }

@@ -1,0 +1,69 @@
+"""Shared helpers for the benchmark scripts: test photos, the gallery binary, and timing."""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def gallery_binary():
+    """The release build of `gallery` (built if missing): benchmarks measure what users run."""
+    path = os.environ.get("GALLERY_BINARY") or os.path.join(ROOT, ".build", "release", "gallery")
+    if not os.path.exists(path):
+        subprocess.run(["swift", "build", "-c", "release", "--product", "gallery"], cwd=ROOT, check=True)
+    return path
+
+
+def vips(*args):
+    subprocess.run(["vips", *[str(arg) for arg in args]], check=True)
+
+
+def make_photos(folder, count, width=3000, height=2000):
+    """`count` distinct photo-sized JPEGs (~1–2 MB), cropped from one large noisy gradient with libvips.
+
+    Distinct crops, not copies, so each file has its own content and SHA-256.
+    """
+    os.makedirs(folder, exist_ok=True)
+    names = [os.path.join(folder, f"photo-{index:03d}.jpg") for index in range(count)]
+    if all(os.path.exists(name) for name in names):
+        return names
+    base = os.path.join(folder, "base.v")
+    if not os.path.exists(base):
+        work = [os.path.join(folder, f"work-{n}.v") for n in range(6)]
+        vips("xyz", work[0], width + 1000, height + 1000)
+        vips("gaussnoise", work[1], width + 1000, height + 1000, "--sigma", "12", "--mean", "0")
+        vips("extract_band", work[0], work[2], "0")
+        vips("linear", work[2], work[3], str(255 / (width + 1000)), "0")
+        vips("add", work[3], work[1], work[4])
+        vips("bandjoin", f"{work[4]} {work[1]} {work[4]}", work[5])
+        vips("cast", work[5], base, "uchar")
+        for name in work:
+            os.remove(name)
+    for index, name in enumerate(names):
+        if not os.path.exists(name):
+            left, top = (index * 37) % 1000, (index * 53) % 1000
+            vips("crop", base, name + "[Q=85]", str(left), str(top), str(width), str(height))
+    return names
+
+
+def median_seconds(command, runs=5, warmup=1, before=None, **kwargs):
+    """The median wall-clock time of `command` over `runs` runs, after `warmup` unmeasured ones."""
+    times = []
+    for index in range(warmup + runs):
+        if before:
+            before()
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, **kwargs)
+        if index >= warmup:
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def report(rows):
+    """Prints `(label, seconds)` rows and each one's ratio to the first."""
+    base = rows[0][1]
+    for label, seconds in rows:
+        print(f"  {label:<58} {seconds * 1000:9.1f} ms   {seconds / base:6.2f}x")
+    sys.stdout.flush()

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""`gallery create --cache` of 300 photos (probe every header, SHA-256 every byte, store them)
+against `bsdtar --format zip` storing the same files uncompressed. Target: within 1.5x.
+
+    python3 Tests/Benchmarks/create_cache_vs_bsdtar.py [WORKDIR]
+"""
+import os
+import sys
+
+from benchlib import gallery_binary, make_photos, median_seconds, report
+
+work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench"
+gallery = gallery_binary()
+photos = make_photos(os.path.join(work, "photos"), 300)
+total = sum(os.path.getsize(p) for p in photos)
+created, archived = os.path.join(work, "created.gallery"), os.path.join(work, "stored.zip")
+
+
+def remove_outputs():
+    for path in (created, archived):
+        if os.path.exists(path):
+            os.remove(path)
+
+
+print(f"300 photos, {total / 1e6:.0f} MB, files in the page cache for both")
+names = [os.path.basename(p) for p in photos]
+report([
+    ("bsdtar --format zip --options zip:compression=store",
+     median_seconds(["bsdtar", "--format", "zip", "--options", "zip:compression=store", "-cf", archived, *names],
+                    before=remove_outputs, cwd=os.path.dirname(photos[0]))),
+    # create fsyncs the document and its folder before it returns: the same durability costs this much.
+    ("bsdtar, then fsync the zip (sync FILE)",
+     median_seconds(["sh", "-c", f"bsdtar --format zip --options zip:compression=store -cf {archived} * && sync {archived}"],
+                    before=remove_outputs, cwd=os.path.dirname(photos[0]))),
+    ("gallery create --cache", median_seconds([gallery, "create", created, "--cache", *photos], before=remove_outputs)),
+])

@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""`gallery open` reads the central directory and the manifest only: a 500 MB document with
+300 cached images should open about as fast as a 5 KB one.
+
+    python3 Tests/Benchmarks/open_large_vs_small.py [WORKDIR]
+"""
+import os
+import subprocess
+import sys
+
+from benchlib import gallery_binary, make_photos, median_seconds, report
+
+work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench"
+gallery = gallery_binary()
+photos = make_photos(os.path.join(work, "photos"), 300)
+large, small = os.path.join(work, "large.gallery"), os.path.join(work, "small.gallery")
+if not os.path.exists(large):
+    subprocess.run([gallery, "create", large, "--cache", *photos], check=True, stdout=subprocess.DEVNULL)
+subprocess.run([gallery, "create", small, "--force", *photos[:3]], check=True, stdout=subprocess.DEVNULL)
+
+print(f"gallery open: {os.path.getsize(large) / 1e6:.0f} MB document (300 cached images) "
+      f"vs {os.path.getsize(small) / 1e3:.1f} KB document (3 uncached images)")
+report([
+    ("open small (KB)", median_seconds([gallery, "open", small], runs=20)),
+    ("open large (300 cached images)", median_seconds([gallery, "open", large], runs=20)),
+    ("open large --json", median_seconds([gallery, "open", large, "--json"], runs=20)),
+    ("browse folder with both", median_seconds([gallery, "browse", work], runs=20)),
+])
