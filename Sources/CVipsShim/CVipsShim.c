@@ -2,12 +2,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+static void ignore_message(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void) domain; (void) level; (void) message; (void) data;
+}
 
 int gallerykit_vips_start(void) {
     if (vips_init("gallerykit") != 0) {
         return -1;
     }
+    /* Decoder warnings ("Premature end of JPEG file") would go to stderr; a library must not
+     * print. Errors still reach callers through the error buffer. */
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, ignore_message, NULL);
     vips_block_untrusted_set(TRUE);
     /* Only the loaders ImageProbe accepts ever see untrusted bytes: block every loader, then
      * let these families back in. Blocked loaders are not even asked to sniff a file, which
@@ -30,9 +38,17 @@ VipsImage *gallerykit_vips_open_header(const char *path) {
      * bytes the source has already read instead of each opening the file again, and loaders that
      * work from a file name (openslide opens it as an SQLite database, even when blocked) never
      * get one. 17 opens per probe before, 1 now. */
-    int descriptor = open(path, O_RDONLY | O_CLOEXEC);
+    int descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block the open */
     if (descriptor < 0) {
         vips_error_system(errno, "gallerykit", "cannot open %s", path);
+        return NULL;
+    }
+    /* libvips treats a source it cannot map as a pipe: an empty file then trips an assertion
+     * that aborts the process (8.14), and a device such as /dev/zero would be read forever. */
+    struct stat status;
+    if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode) || status.st_size == 0) {
+        vips_error("gallerykit", "%s", S_ISREG(status.st_mode) ? "the file is empty" : "not a regular file");
+        close(descriptor);
         return NULL;
     }
     VipsSource *source = vips_source_new_from_descriptor(descriptor);

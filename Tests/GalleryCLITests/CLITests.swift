@@ -158,6 +158,10 @@ import Testing
         FailureCase(["create", "Trip.gallery", "missing.jpg"], 73, names: "Trip.gallery"),
         FailureCase(["create", "New.gallery", "missing.jpg"], 66, names: "missing.jpg"),
         FailureCase(["create", "New.gallery", "notes.txt"], 65, names: "notes.txt"),
+        // libjpeg warns about these on stderr unless the library silences libvips' log.
+        FailureCase(["create", "New.gallery", "truncated.jpg"], 65, names: "truncated.jpg"),
+        FailureCase(["create", "New.gallery", "empty.jpg"], 65, names: "empty.jpg"),
+        FailureCase(["create", "New.gallery", "pipe.jpg"], 65, names: "pipe.jpg"),
         FailureCase(["open", "absent.gallery"], 66, names: "absent.gallery"),
         FailureCase(["open", "Broken.gallery"], 65, names: "Broken.gallery"),
         FailureCase(["edit", "Trip.gallery", "remove", "9"], 64, names: "Trip.gallery"),
@@ -183,6 +187,9 @@ import Testing
         try makeDocument(images: 2)
         try Data("broken".utf8).write(to: folder.path("Broken.gallery"))
         try Data("not an image".utf8).write(to: folder.path("notes.txt"))
+        try Data(contentsOf: Repository.sampleImage(".jpg")).prefix(200).write(to: folder.path("truncated.jpg"))
+        try Data().write(to: folder.path("empty.jpg"))
+        #expect(mkfifo(folder.path("pipe.jpg").path, 0o644) == 0)
         let before = try snapshot()
         let result = try Command.gallery(arguments, in: folder.url)
         #expect(result.status == status, "\(result)")

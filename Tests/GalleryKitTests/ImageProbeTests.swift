@@ -29,7 +29,7 @@ import Testing
         #expect(info.mediaType == mediaType)
     }
 
-    @Test(arguments: ["text", "csv", "empty", "truncated jpeg", "folder", "missing"])
+    @Test(arguments: ["text", "csv", "empty", "truncated jpeg", "folder", "fifo", "device", "missing"])
     func rejectsWhatIsNotAnImage(kind: String) throws {
         let folder = TemporaryFolder()
         var url = folder.path("input.jpg")
@@ -39,6 +39,8 @@ import Testing
         case "empty": try Data().write(to: url)
         case "truncated jpeg": try Data(contentsOf: Repository.sampleImage(".jpg")).prefix(10).write(to: url)
         case "folder": url = folder.url
+        case "fifo": #expect(mkfifo(url.path, 0o644) == 0)  // must not block waiting for a writer
+        case "device": url = URL(fileURLWithPath: "/dev/zero")  // must not be read forever
         default: break
         }
         let error = #expect(throws: GalleryError.self) { try ImageProbe.info(forFileAt: url) }
