@@ -272,6 +272,11 @@ def make_valid(folder):
                basic(future, (photo_entry["path"], photo, STORED),
                      ("extensions/notes.txt", b"Written by a future GalleryKit.\n", DEFLATED)))
 
+    no_columns = manifest("Default layout", [image_item(1, "https://example.org/a.jpg")])
+    del no_columns["columns"]
+    python_zip(valid("columns-omitted", "Python zipfile", "Default layout", 1, 0,
+                     "No columns field: readers use the default, 3 per row."), basic(no_columns))
+
     python_zip(valid("directory-entries", "Python zipfile", "Two cached images", 2, 2,
                      "Explicit directory entries (images/) as some zip tools add them: ignored."),
                [("mimetype", MIMETYPE, STORED), ("manifest.json", encode(cached_pair), DEFLATED),
@@ -371,8 +376,24 @@ def make_invalid(folder):
            lambda b: b["images"][0]["cached"].update(path="mimetype"))
     broken("cached-bytes-mismatch", "cached.bytes differs from the entry's size.",
            lambda b: b["images"][0]["cached"].update(bytes=photo_entry["bytes"] + 1))
+    broken("format-version-leading-zero", "formatVersion \"01.0\" is not MAJOR.MINOR in plain decimal.",
+           lambda b: b.update(formatVersion="01.0"))
     broken("format-version-2", "formatVersion 2.0: a newer major version.",
            lambda b: b.update(formatVersion="2.0"), code="unsupportedVersion")
+
+    python_zip(invalid("bzip2-entry", "unsafeArchive", "manifest.json compressed with bzip2: only stored and deflate are allowed."),
+               [good_entries[0], ("manifest.json", encode(good), zipfile.ZIP_BZIP2), good_entries[2]])
+    python_zip(invalid("lzma-entry", "unsafeArchive", "The cached image compressed with LZMA: only stored and deflate are allowed."),
+               [good_entries[0], good_entries[1], (photo_entry["path"], photo, zipfile.ZIP_LZMA)])
+    python_zip(invalid("mimetype-too-long", "damagedDocument", "mimetype followed by 300 spaces."),
+               [("mimetype", MIMETYPE + b" " * 300, STORED)] + good_entries[1:])
+
+    # An undo revision that caches an image the archive no longer holds: undo could not work.
+    lost = dict(photo_entry, path="images/" + "e" * 64 + ".jpg", sha256="e" * 64)
+    revision = manifest("Before", [image_item(2, "file:///tmp/lost.jpg", cached=lost)])
+    python_zip(invalid("revision-missing-image", "damagedDocument",
+                       "history/undo/01.json caches an image that is not in the archive.", "verify"),
+               good_entries + [("history/undo/01.json", encode(revision), DEFLATED)])
 
     # The image's bytes no longer hash to the digest in its name and in the manifest.
     tampered = bytearray(photo)

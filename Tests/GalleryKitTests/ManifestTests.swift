@@ -43,6 +43,32 @@ import Testing
         #expect(error?.reason.contains("1.x") == true)
     }
 
+    @Test(arguments: ["01.0", "+1.0", "1.-1", "1.01", "1", "1.0.0", "one"])
+    func rejectsVersionsThatAreNotPlainMajorMinor(version: String) throws {
+        var object = TestManifest.object()
+        object["formatVersion"] = version
+        let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(object)) }
+        #expect(error?.code == .damagedDocument)
+        #expect(error?.reason.contains("formatVersion") == true)
+    }
+
+    @Test func reportsALaterMajorVersionBeforeAnyLimit() throws {
+        var limits = BundleLimits.standard
+        limits.maximumImages = 1
+        var object = TestManifest.object(images: (0..<2).map { TestManifest.image(index: $0) })
+        object["formatVersion"] = "2.3"
+        let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(object), limits: limits) }
+        #expect(error?.code == .unsupportedVersion)
+    }
+
+    @Test func usesThreeColumnsWhenTheFieldIsLeftOut() throws {
+        var object = TestManifest.object()
+        object["columns"] = nil
+        #expect(try Manifest.decode(TestManifest.data(object)).columns == 3)
+        object["columns"] = NSNull()
+        #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(object)) }
+    }
+
     @Test(arguments: [
         ("columns", "\"three\""),
         ("images", "{}"),

@@ -18,16 +18,21 @@ struct ArchiveEntry: Sendable, Equatable {
     /// The uncompressed size the archive declares, if it declares one.
     var declaredSize: Int64?
     var isEncrypted: Bool
+    /// How the entry's data is compressed, as libarchive names it: `uncompressed`, `deflation`,
+    /// `bzip2`, `lzma`, `xz`…; `nil` if it did not say.
+    var compression: String?
 
-    init(name: String, kind: Kind, declaredSize: Int64?, isEncrypted: Bool) {
+    init(name: String, kind: Kind, declaredSize: Int64?, isEncrypted: Bool, compression: String? = nil) {
         self.name = name
         self.kind = kind
         self.declaredSize = declaredSize
         self.isEncrypted = isEncrypted
+        self.compression = compression
     }
 
-    /// Reads the fields of a libarchive entry.
-    init(_ entry: OpaquePointer) throws {
+    /// Reads the fields of a libarchive entry; `formatName` is the archive's format name after
+    /// reading the entry's header, which for zip ends with the entry's method: "ZIP 2.0 (deflation)".
+    init(_ entry: OpaquePointer, formatName: String?) throws {
         guard let pathname = archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry) else {
             throw GalleryError(.unsafeArchive, "an entry has a name that is not valid UTF-8")
         }
@@ -46,5 +51,10 @@ struct ArchiveEntry: Sendable, Equatable {
         }
         declaredSize = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
         isEncrypted = archive_entry_is_encrypted(entry) != 0
+        // libarchive has no per-entry accessor for the method; its zip reader puts it here.
+        compression = formatName.flatMap { name in
+            guard name.hasSuffix(")"), let open = name.lastIndex(of: "(") else { return nil }
+            return String(name[name.index(after: open)..<name.index(before: name.endIndex)])
+        }
     }
 }

@@ -65,7 +65,7 @@ final class ArchiveReader {
         if status == ARCHIVE_EOF { currentEntry = nil; return nil }
         try LibArchive.check(status, archive, "damaged zip archive")
         guard let entry else { throw GalleryError(.damagedDocument, "damaged zip archive") }
-        let described = try ArchiveEntry(entry)
+        let described = try ArchiveEntry(entry, formatName: archive_format_name(archive).map { String(cString: $0) })
         currentEntry = described
         return described
     }

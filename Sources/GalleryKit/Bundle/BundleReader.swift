@@ -133,6 +133,10 @@ enum BundleReader {
         case .special: throw GalleryError(.unsafeArchive, "entry \(entry.name) is a device or other special file")
         }
         if entry.isEncrypted { throw GalleryError(.unsafeArchive, "entry \(entry.name) is encrypted") }
+        // Spec §container: stored or deflate only, so no other decoder ever sees untrusted bytes.
+        if entry.kind == .regularFile, let method = entry.compression, !["uncompressed", "deflation"].contains(method) {
+            throw GalleryError(.unsafeArchive, "entry \(entry.name) uses \(method) compression; documents use only stored or deflate")
+        }
         if contents.contains(entry.name) { throw GalleryError(.unsafeArchive, "entry \(entry.name) appears twice") }
         if requiringSize, entry.kind == .regularFile, entry.declaredSize == nil {
             throw GalleryError(.damagedDocument, "entry \(entry.name) does not declare its size")
@@ -141,7 +145,12 @@ enum BundleReader {
 
     private static func checkMimetype(_ reader: ArchiveReader, isFirst: Bool, limits: BundleLimits) throws {
         guard isFirst else { throw GalleryError(.damagedDocument, "not a gallery document (mimetype is not the first entry)") }
-        let data = try reader.readData(maximumBytes: 256, inflation: limits.inflation)
+        let data: Data
+        do {
+            data = try reader.readData(maximumBytes: 256, inflation: limits.inflation)
+        } catch let error as GalleryError where error.code == .limitExceeded {
+            throw GalleryError(.damagedDocument, "not a gallery document (mimetype is longer than 256 bytes)")
+        }
         guard data == Data(BundleLayout.mimetype.utf8) else {
             let found = String(decoding: data.prefix(64), as: UTF8.self)
             throw GalleryError(.damagedDocument, "not a gallery document (mimetype is \(found.debugDescription), not \(BundleLayout.mimetype))")
@@ -157,11 +166,13 @@ enum BundleReader {
     }
 
     /// Spec §manifest: every cached image's entry exists and has the size the manifest records.
-    private static func checkReferences(of gallery: Gallery, in contents: BundleContents) throws {
+    /// - Parameter revision: the undo or redo revision `gallery` comes from, if it is not the manifest.
+    static func checkReferences(of gallery: Gallery, in contents: BundleContents, revision: String? = nil) throws {
         for (offset, image) in gallery.images.enumerated() {
             guard let cached = image.cached else { continue }
             guard let size = contents.sizes[cached.path] else {
-                throw GalleryError(.damagedDocument, "image \(offset + 1) is cached at \(cached.path), which is not in the archive")
+                let place = revision.map { " in \($0)" } ?? ""
+                throw GalleryError(.damagedDocument, "image \(offset + 1)\(place) is cached at \(cached.path), which is not in the archive")
             }
             guard size == cached.bytes else {
                 throw GalleryError(.damagedDocument, "image \(offset + 1): \(cached.path) holds \(size) bytes, the manifest says \(cached.bytes)")

@@ -32,11 +32,14 @@ public enum BundleVerifier {
             } else if BundleLayout.rank(of: name) == 5 || BundleLayout.rank(of: name) == 6 {
                 let data = try reader.readData(maximumBytes: limits.maximumManifestBytes, inflation: limits.inflation)
                 report.bytes += Int64(data.count)
+                let revision: Gallery
                 do {
-                    _ = try Manifest.decode(data, limits: limits)
+                    revision = try Manifest.decode(data, limits: limits)
                 } catch let error as GalleryError {
-                    throw GalleryError(.damagedDocument, "undo revision \(name) is damaged: \(error.reason)")
+                    throw GalleryError(.damagedDocument, "revision \(name) is damaged: \(error.reason)")
                 }
+                // Undoing to it must be possible: the bytes it caches are still here.
+                try BundleReader.checkReferences(of: revision, in: opened.contents, revision: name)
                 report.revisions += 1
             } else {
                 report.bytes += try reader.readData(inflation: limits.inflation) { _ in }

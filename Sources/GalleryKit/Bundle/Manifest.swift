@@ -37,7 +37,7 @@ enum Manifest {
         gallery.created = try object.date("created").wholeSeconds
         gallery.modified = try object.date("modified").wholeSeconds
         gallery.generator = try object.string("generator")
-        gallery.columns = try object.integer("columns")
+        gallery.columns = try object.optionalInteger("columns") ?? Gallery.defaultColumns
         guard Gallery.columnRange.contains(gallery.columns) else {
             throw object.invalid("columns", "must be from \(Gallery.columnRange.lowerBound) to \(Gallery.columnRange.upperBound)")
         }
@@ -78,9 +78,13 @@ enum Manifest {
     private static let cachedKeys: Set = ["path", "sha256", "bytes", "mediaType"]
 
     /// Spec §compatibility: any 1.x is read; 2.x and later changed something a 1.x reader would get wrong.
-    private static func checkVersion(_ version: String) throws {
+    static func checkVersion(_ version: String) throws {
         let parts = version.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let major = Int(parts[0]), Int(parts[1]) != nil, major >= 1 else {
+        // Plain decimal numbers only: "1.0", "1.12"; not "01.0", "+1.0" or "1.-1".
+        func isNumber(_ part: Substring) -> Bool {
+            !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } && (part == "0" || part.first != "0")
+        }
+        guard parts.count == 2, parts.allSatisfy(isNumber), let major = Int(parts[0]), major >= 1 else {
             throw GalleryError(.damagedDocument, "manifest.json: formatVersion \(version.debugDescription) is not MAJOR.MINOR")
         }
         guard major == supportedMajorVersion else {
@@ -178,6 +182,10 @@ private struct TopLevel: Decodable {
             return
         }
         let limit = decoder.userInfo[Self.maximumImages] as? Int ?? .max
+        // A newer major version is reported as such, whatever else it breaks.
+        if let version = try? container.decode(String.self, forKey: Key(stringValue: "formatVersion")) {
+            try Manifest.checkVersion(version)
+        }
         var fields: [String: JSONValue] = [:]
         for key in container.allKeys {
             if key.stringValue == "images", let count = try? container.nestedUnkeyedContainer(forKey: key).count, count > limit {
@@ -231,6 +239,11 @@ private struct Fields {
         case .number(let value) where value.rounded() == value && abs(value) < 1e15: return Int(value)
         default: throw invalid(key, "must be an integer")
         }
+    }
+
+    /// An integer that may be left out (but not null).
+    func optionalInteger(_ key: String) throws -> Int? {
+        values[key] == nil ? nil : try integer(key)
     }
 
     func optionalPositiveInteger(_ key: String) throws -> Int? {
