@@ -52,6 +52,6 @@ struct CreateCommand: ParsableCommand {
         document.clearHistory()
         try document.save(replacingExisting: force)
         let cached = document.gallery.images.count { $0.isCached }
-        print("Created \(Output.name(url)) with \(document.gallery.images.count) images (\(cached) cached).")
+        print("Created \(Output.name(url)) with \(Output.count(document.gallery.images.count, "image")) (\(cached) cached).")
     }
 }

@@ -93,7 +93,7 @@ struct AddAction: EditAction {
 
     func apply(to document: inout GalleryDocument) throws -> String {
         let added = try document.insertImages(fromFiles: try imageFiles(images), at: at?.offset, cache: cache)
-        return "added \(added.count) images (now \(document.gallery.images.count))"
+        return "added \(Output.count(added.count, "image")) (now \(document.gallery.images.count))"
     }
 }
 
@@ -108,7 +108,7 @@ struct MoveAction: EditAction {
 
     func apply(to document: inout GalleryDocument) throws -> String {
         try document.edit { try $0.move(fromOffsets: indices.offsets, toPosition: to.offset) }
-        return "moved \(indices.count) images to position \(to.offset + 1)"
+        return "moved \(Output.count(indices.count, "image")) to position \(to.offset + 1)"
     }
 }
 
@@ -132,7 +132,7 @@ struct RemoveAction: EditAction {
 
     func apply(to document: inout GalleryDocument) throws -> String {
         try document.edit { try $0.remove(atOffsets: indices.offsets) }
-        return "removed \(indices.count) images (now \(document.gallery.images.count))"
+        return "removed \(Output.count(indices.count, "image")) (now \(document.gallery.images.count))"
     }
 }
 
@@ -185,7 +185,7 @@ struct CacheAction: EditAction {
         let targets = offsets(indices, in: document)
         if !targets.isEmpty { try document.cacheImages(atOffsets: targets) }
         let after = document.gallery.images.count { $0.isCached }
-        return "cached \(after - before) images (\(after) of \(document.gallery.images.count) cached)"
+        return "cached \(Output.count(after - before, "image")) (\(after) of \(document.gallery.images.count) cached)"
     }
 }
 
@@ -207,7 +207,7 @@ struct UndoAction: EditAction {
 
     func apply(to document: inout GalleryDocument) throws -> String {
         try document.undo()
-        return "undone (\(document.gallery.images.count) images)"
+        return "undone (\(Output.count(document.gallery.images.count, "image")))"
     }
 }
 
@@ -216,6 +216,6 @@ struct RedoAction: EditAction {
 
     func apply(to document: inout GalleryDocument) throws -> String {
         try document.redo()
-        return "redone (\(document.gallery.images.count) images)"
+        return "redone (\(Output.count(document.gallery.images.count, "image")))"
     }
 }

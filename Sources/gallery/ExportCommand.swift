@@ -39,6 +39,6 @@ struct ExportCommand: ParsableCommand {
         case .folder: FolderExporter()
         }
         try exporter.export(opened, to: output.url)
-        print("Exported \(opened.gallery.images.count) images from \(Output.name(document.url)) to \(Output.name(output.url)).")
+        print("Exported \(Output.count(opened.gallery.images.count, "image")) from \(Output.name(document.url)) to \(Output.name(output.url)).")
     }
 }

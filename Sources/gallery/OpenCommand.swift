@@ -28,7 +28,7 @@ struct OpenCommand: ParsableCommand {
         }
         let cached = gallery.images.count { $0.isCached }
         print("\(gallery.title.isEmpty ? "(untitled)" : gallery.title) — \(Output.name(document.url))")
-        print("\(gallery.images.count) images, \(cached) cached, \(gallery.columns) per row · modified \(Output.date(gallery.modified))")
+        print("\(Output.count(gallery.images.count, "image")), \(cached) cached, \(gallery.columns) per row · modified \(Output.date(gallery.modified))")
         guard !gallery.images.isEmpty else { return }
         var rows = [["#", "SIZE", "RATIO", "STATUS", "CACHED", "CAPTION", "URL"]]
         for (offset, image) in gallery.images.enumerated() {

@@ -39,7 +39,7 @@ struct VerifyCommand: ParsableCommand {
                     cachedImages: report.cachedImages, revisions: report.revisions
                 ))
             } else {
-                print("\(Output.name(document.url)): ok — \(report.entries) entries, \(Output.bytes(report.bytes)) read, \(report.cachedImages) cached images and \(report.revisions) undo revisions checked")
+                print("\(Output.name(document.url)): ok — \(Output.count(report.entries, "entry", plural: "entries")), \(Output.bytes(report.bytes)) read, \(Output.count(report.cachedImages, "cached image")) and \(Output.count(report.revisions, "revision")) checked")
             }
         } catch let error as GalleryError {
             if output.json { try Output.json(ReportJSON(path: document.url.path, ok: false, error: error.description)) }

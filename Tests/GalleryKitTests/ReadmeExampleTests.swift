@@ -1,0 +1,32 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+import GalleryKit
+
+/// The README's Swift example, kept compiling and working (only the file names differ).
+@Suite struct ReadmeExampleTests {
+    @Test func theLibraryExampleWorks() throws {
+        let folder = TemporaryFolder()
+        let dawn = folder.path("dawn.jpg"), leaf = folder.path("leaf.webp")
+        try FileManager.default.copyItem(at: Repository.sampleImage("dawn"), to: dawn)
+        try FileManager.default.copyItem(at: Repository.sampleImage("leaf"), to: leaf)
+        let url = folder.path("Trip.gallery")
+
+        var document = GalleryDocument(creating: url, gallery: Gallery(title: "Summer trip"))
+        try document.insertImages(fromFiles: [dawn, leaf], cache: true)
+        try document.save()
+
+        try GalleryDocument.modify(at: url) { document in
+            try document.edit { gallery in
+                try gallery.move(fromOffsets: [1], toOffset: 0)
+                try gallery.setCaption("Leaf on the path", at: 0)
+            }
+        }
+
+        let summaries = try DocumentBrowser().documents(in: folder.url)
+        #expect(summaries.map { $0.title ?? $0.error?.description ?? "" } == ["Summer trip"])
+        let saved = try GalleryDocument(contentsOf: url).gallery
+        #expect(saved.images.map(\.url.lastPathComponent) == ["leaf.webp", "dawn.jpg"])
+        #expect(saved.images.first?.caption == "Leaf on the path")
+    }
+}
