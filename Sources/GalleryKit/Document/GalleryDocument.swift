@@ -85,21 +85,27 @@ public struct GalleryDocument: Sendable {
     /// Goes back to the state before the last edit; cached bytes the edit dropped come back too.
     /// - Throws: `.invalidArgument` if there is nothing to undo.
     public mutating func undo() throws {
-        guard let revision = undoStack.first else { throw GalleryError(.invalidArgument, url: url, "there is nothing to undo") }
-        let previous = try load(revision)
-        redoStack.insert(.manifest(try Manifest.encode(gallery)), at: 0)
-        undoStack.removeFirst()
-        gallery = previous
+        try step(from: \.undoStack, to: \.redoStack, orSay: "there is nothing to undo")
     }
 
     /// Re-applies the last undone edit.
     /// - Throws: `.invalidArgument` if there is nothing to redo.
     public mutating func redo() throws {
-        guard let revision = redoStack.first else { throw GalleryError(.invalidArgument, url: url, "there is nothing to redo") }
-        let next = try load(revision)
-        undoStack.insert(.manifest(try Manifest.encode(gallery)), at: 0)
-        redoStack.removeFirst()
-        gallery = next
+        try step(from: \.redoStack, to: \.undoStack, orSay: "there is nothing to redo")
+    }
+
+    /// Makes the newest revision of one side current, pushing the current state onto the other.
+    private mutating func step(
+        from side: WritableKeyPath<GalleryDocument, [Revision]>,
+        to otherSide: WritableKeyPath<GalleryDocument, [Revision]>,
+        orSay emptyMessage: String
+    ) throws {
+        guard let revision = self[keyPath: side].first else { throw GalleryError(.invalidArgument, url: url, emptyMessage) }
+        let restored = try load(revision)
+        self[keyPath: otherSide].insert(.manifest(try Manifest.encode(gallery)), at: 0)
+        self[keyPath: otherSide] = Array(self[keyPath: otherSide].prefix(limits.maximumRevisions))
+        self[keyPath: side].removeFirst()
+        gallery = restored
     }
 
     private func load(_ revision: Revision) throws -> Gallery {
