@@ -34,15 +34,18 @@ struct JSONOption: ParsableArguments {
     var json = false
 }
 
-/// Files given as images: paths relative to the current directory, or file:// URLs.
-func imageFiles(_ arguments: [String]) throws -> [URL] {
+/// Images given on the command line: paths (relative to the current directory), file:// URLs,
+/// or http(s) URLs, which are fetched (search-engine result links are unwrapped first).
+func imageSources(_ arguments: [String]) throws -> [ImageSource] {
     try arguments.map { argument in
+        // "C:" or a bare word is a path; a scheme of two letters or more is a URL.
         if let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 {
-            guard url.isFileURL else {
-                throw ValidationError("\(argument): only local files and file:// URLs are supported for now")
+            do {
+                return try ImageSource(url)
+            } catch let error as GalleryError {
+                throw ValidationError("\(argument): \(error.reason)")
             }
-            return url.standardizedFileURL
         }
-        return URL(fileURLWithPath: argument).standardizedFileURL
+        return .file(URL(fileURLWithPath: argument).standardizedFileURL)
     }
 }

@@ -2,24 +2,31 @@ import ArgumentParser
 import Foundation
 import GalleryKit
 
-struct CreateCommand: ParsableCommand {
+struct CreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create a new gallery document from image files.",
+        abstract: "Create a new gallery document from image files and web images.",
         discussion: """
-            Reads each image's size from its header (EXIF orientation applied). With --cache the \
-            images' bytes are stored in the document, so it travels without the original files.
+            Reads each image's size from its header (EXIF orientation applied). Web images are \
+            downloaded, several at once, and keep the order given; links copied from image \
+            search results (Google, Bing, DuckDuckGo, Yandex) are cleaned to the image's own URL. \
+            A web image that cannot be fetched is added as "failed" (a square error tile) unless \
+            --skip-failed is given. With --cache the images' bytes are stored in the document, \
+            so it travels without the original files.
+
+            Exit status: 0 when every image was added; 2 when the document was created but some \
+            web images failed (each is listed on stderr).
 
             Examples:
               gallery create Trip.gallery --title "Summer trip" photos/*.jpg
-              gallery create Refs.gallery --columns 4 --cache a.png b.webp
+              gallery create Refs.gallery --columns 4 --cache a.png https://example.org/b.webp
             """
     )
 
     @Argument(help: "The document to create (PATH.gallery).")
     var document: DocumentPath
 
-    @Argument(help: "Image files (paths or file:// URLs), in display order.")
+    @Argument(help: "Images: paths, file:// URLs or http(s) URLs, in display order.")
     var images: [String] = []
 
     @Option(help: "The gallery's title (default: the file name).")
@@ -34,11 +41,13 @@ struct CreateCommand: ParsableCommand {
     @Flag(help: "Replace the document if it exists.")
     var force = false
 
+    @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
+
     func validate() throws {
         guard Gallery.columnRange.contains(columns) else { throw ValidationError("--columns must be from 1 to 12") }
     }
 
-    func run() throws {
+    func run() async throws {
         let url = document.url
         var document = GalleryDocument(
             creating: url,
@@ -47,11 +56,15 @@ struct CreateCommand: ParsableCommand {
         if !force, FileManager.default.fileExists(atPath: url.path) {
             throw GalleryError(.alreadyExists, url: url, "already exists (use --force to replace it)")
         }
-        try document.insertImages(fromFiles: try imageFiles(images), cache: cache)
+        let prepared = try await fetching.prepare(try imageSources(images), cache: cache)
+        try document.insert(prepared)
         // A new document starts with nothing to undo.
         document.clearHistory()
         try document.save(replacingExisting: force)
-        let cached = document.gallery.images.count { $0.isCached }
-        print("Created \(Output.name(url)) with \(Output.count(document.gallery.images.count, "image")) (\(cached) cached).")
+        let images = document.gallery.images
+        let failed = images.count { $0.hasFailed }
+        let cached = images.count { $0.isCached }
+        print("Created \(Output.name(url)) with \(Output.count(images.count, "image")) (\(cached) cached\(failed > 0 ? ", \(failed) failed" : "")).")
+        try FetchReport.finish(prepared.failures, skipped: fetching.skipFailed)
     }
 }

@@ -4,7 +4,7 @@ import GalleryKit
 
 /// `gallery edit PATH.gallery ACTION …` — the document comes before the action, so the action is
 /// dispatched here rather than by ArgumentParser's subcommands (which take no leading argument).
-struct EditCommand: ParsableCommand {
+struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change a gallery document; every change can be undone.",
@@ -44,6 +44,7 @@ struct EditCommand: ParsableCommand {
         "add": AddAction.self, "move": MoveAction.self, "swap": SwapAction.self, "remove": RemoveAction.self,
         "title": TitleAction.self, "columns": ColumnsAction.self, "caption": CaptionAction.self,
         "cache": CacheAction.self, "uncache": UncacheAction.self, "undo": UndoAction.self, "redo": RedoAction.self,
+        "retry": RetryAction.self,
     ]
 
     func validate() throws {
@@ -52,7 +53,7 @@ struct EditCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         guard let type = Self.actions[action] else { return }
         let parsed: any EditAction
         do {
@@ -60,17 +61,41 @@ struct EditCommand: ParsableCommand {
         } catch {
             type.exit(withError: error)
         }
+        try await perform(parsed)
+    }
+
+    /// Prepares outside the lock (downloads can take a minute), then edits under it.
+    private func perform<Action: EditAction>(_ action: Action) async throws {
+        let preparation = try await action.prepare(for: document.url)
         let message = try GalleryDocument.modify(at: document.url) { document in
-            try parsed.apply(to: &document)
+            try action.apply(preparation, to: &document)
         }
         print("\(Output.name(document.url)): \(message)")
+        try action.finish(preparation)
     }
 }
 
-/// One action of `gallery edit`, applied under the document's lock.
+/// One action of `gallery edit`: optional work before the document is locked, then a change
+/// applied under the lock.
 protocol EditAction: ParsableCommand {
+    associatedtype Preparation: Sendable
+    /// Work that needs no lock, such as downloading images.
+    func prepare(for document: URL) async throws -> Preparation
     /// Changes the document and says what changed.
+    func apply(_ preparation: Preparation, to document: inout GalleryDocument) throws -> String
+    /// Reports after the save; throws to end with a non-zero status.
+    func finish(_ preparation: Preparation) throws
+}
+
+/// An action with nothing to prepare.
+protocol SimpleEditAction: EditAction where Preparation == Void {
     func apply(to document: inout GalleryDocument) throws -> String
+}
+
+extension SimpleEditAction {
+    func prepare(for document: URL) async throws {}
+    func apply(_: Void, to document: inout GalleryDocument) throws -> String { try apply(to: &document) }
+    func finish(_: Void) throws {}
 }
 
 extension EditAction {
@@ -80,9 +105,12 @@ extension EditAction {
 }
 
 struct AddAction: EditAction {
-    static let configuration = usage("add <image> ... [--at <i>] [--cache]", "Insert image files.", example: "gallery edit Trip.gallery add beach.jpg dunes.png --at 2 --cache")
+    static let configuration = usage(
+        "add <image> ... [--at <i>] [--cache]", "Insert image files and web images.",
+        example: "gallery edit Trip.gallery add beach.jpg https://example.org/dunes.png --at 2 --cache"
+    )
 
-    @Argument(help: "Image files (paths or file:// URLs).")
+    @Argument(help: "Images: paths, file:// URLs or http(s) URLs.")
     var images: [String]
 
     @Option(help: "The position the first new image takes (default: after the last).")
@@ -91,13 +119,24 @@ struct AddAction: EditAction {
     @Flag(help: "Store the images' bytes in the document.")
     var cache = false
 
-    func apply(to document: inout GalleryDocument) throws -> String {
-        let added = try document.insertImages(fromFiles: try imageFiles(images), at: at?.offset, cache: cache)
-        return "added \(Output.count(added.count, "image")) (now \(document.gallery.images.count))"
+    @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
+
+    func prepare(for document: URL) async throws -> PreparedImages {
+        try await fetching.prepare(try imageSources(images), cache: cache)
+    }
+
+    func apply(_ prepared: PreparedImages, to document: inout GalleryDocument) throws -> String {
+        let added = try document.insert(prepared, at: at?.offset)
+        let failed = added.count { $0.hasFailed }
+        return "added \(Output.count(added.count, "image"))\(failed > 0 ? " (\(failed) failed)" : "") (now \(document.gallery.images.count))"
+    }
+
+    func finish(_ prepared: PreparedImages) throws {
+        try FetchReport.finish(prepared.failures, skipped: fetching.skipFailed)
     }
 }
 
-struct MoveAction: EditAction {
+struct MoveAction: SimpleEditAction {
     static let configuration = usage("move <i> ... --to <j>", "Move images so the first of them lands at position J.", example: "gallery edit Trip.gallery move 4 5 --to 1")
 
     @Argument(help: "The images to move.")
@@ -112,7 +151,7 @@ struct MoveAction: EditAction {
     }
 }
 
-struct SwapAction: EditAction {
+struct SwapAction: SimpleEditAction {
     static let configuration = usage("swap <i> <j>", "Exchange two images.", example: "gallery edit Trip.gallery swap 1 3")
 
     @Argument(help: "The first image.") var first: ImageIndex
@@ -124,7 +163,7 @@ struct SwapAction: EditAction {
     }
 }
 
-struct RemoveAction: EditAction {
+struct RemoveAction: SimpleEditAction {
     static let configuration = usage("remove <i> ...", "Remove images (the trash); undo brings them back.", example: "gallery edit Trip.gallery remove 2 5")
 
     @Argument(help: "The images to remove.")
@@ -136,7 +175,7 @@ struct RemoveAction: EditAction {
     }
 }
 
-struct TitleAction: EditAction {
+struct TitleAction: SimpleEditAction {
     static let configuration = usage("title <text>", "Set the title.", example: "gallery edit Trip.gallery title \"Summer 2026\"")
 
     @Argument(help: "The new title.") var text: String
@@ -147,7 +186,7 @@ struct TitleAction: EditAction {
     }
 }
 
-struct ColumnsAction: EditAction {
+struct ColumnsAction: SimpleEditAction {
     static let configuration = usage("columns <n>", "Set the images per row (1 to 12).", example: "gallery edit Trip.gallery columns 4")
 
     @Argument(help: "Images per row.") var count: Int
@@ -158,7 +197,7 @@ struct ColumnsAction: EditAction {
     }
 }
 
-struct CaptionAction: EditAction {
+struct CaptionAction: SimpleEditAction {
     static let configuration = usage("caption <i> <text>", "Set an image's caption; an empty text clears it.", example: "gallery edit Trip.gallery caption 2 \"The harbour at dawn\"")
 
     @Argument(help: "The image.") var index: ImageIndex
@@ -176,20 +215,78 @@ private func offsets(_ indices: [ImageIndex], in document: GalleryDocument) -> [
 }
 
 struct CacheAction: EditAction {
-    static let configuration = usage("cache [<i> ...]", "Store images' bytes in the document (default: all).", example: "gallery edit Trip.gallery cache 1 2")
+    static let configuration = usage("cache [<i> ...]", "Store images' bytes in the document, fetching web images (default: all).", example: "gallery edit Trip.gallery cache 1 2")
 
     @Argument(help: "The images (default: all).") var indices: [ImageIndex] = []
+    @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
-    func apply(to document: inout GalleryDocument) throws -> String {
+    func prepare(for document: URL) async throws -> WebRefresh {
+        try await WebRefresh.prepare(document, indices: indices, fetching: fetching) { !$0.isCached && !$0.hasFailed && !$0.url.isFileURL }
+    }
+
+    func apply(_ refresh: WebRefresh, to document: inout GalleryDocument) throws -> String {
         let before = document.gallery.images.count { $0.isCached }
-        let targets = offsets(indices, in: document)
+        let targets = offsets(indices, in: document).filter { document.gallery.images.indices.contains($0) && document.gallery.images[$0].url.isFileURL }
         if !targets.isEmpty { try document.cacheImages(atOffsets: targets) }
+        try document.update(imagesWithIDs: refresh.ids, from: refresh.prepared, keepingStatusOfFailures: true)
         let after = document.gallery.images.count { $0.isCached }
         return "cached \(Output.count(after - before, "image")) (\(after) of \(document.gallery.images.count) cached)"
     }
+
+    func finish(_ refresh: WebRefresh) throws {
+        try FetchReport.finish(refresh.prepared.failures, skipped: true, verb: "not cached")
+    }
 }
 
-struct UncacheAction: EditAction {
+struct RetryAction: EditAction {
+    static let configuration = usage("retry [<i> ...] [--cache]", "Fetch failed web images again, in place (default: every failed one).", example: "gallery edit Trip.gallery retry --cache")
+
+    @Argument(help: "The images (default: every failed one).") var indices: [ImageIndex] = []
+    @Flag(help: "Store the bytes of the images fetched.") var cache = false
+    @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
+
+    func prepare(for document: URL) async throws -> WebRefresh {
+        try await WebRefresh.prepare(document, indices: indices, cache: cache, fetching: fetching) { $0.hasFailed }
+    }
+
+    func apply(_ refresh: WebRefresh, to document: inout GalleryDocument) throws -> String {
+        try document.update(imagesWithIDs: refresh.ids, from: refresh.prepared)
+        let fetched = refresh.ids.count - refresh.prepared.failures.count
+        return "retried \(Output.count(refresh.ids.count, "image")): \(fetched) fetched, \(refresh.prepared.failures.count) still failed"
+    }
+
+    func finish(_ refresh: WebRefresh) throws {
+        try FetchReport.finish(refresh.prepared.failures, skipped: false, verb: "still failed")
+    }
+}
+
+/// Web images of a document fetched again, for `cache` and `retry`: chosen from the document as
+/// it is now, fetched without the lock, applied by id under it.
+struct WebRefresh: Sendable {
+    var ids: [UUID]
+    var prepared: PreparedImages
+
+    static func prepare(
+        _ url: URL, indices: [ImageIndex], cache: Bool = true, fetching: FetchOptions, where wanted: (GalleryImage) -> Bool
+    ) async throws -> WebRefresh {
+        let document = try GalleryDocument(contentsOf: url)
+        let images = document.gallery.images
+        let targets = offsets(indices, in: document)
+        let valid: [Int]
+        do {
+            valid = targets.isEmpty ? [] : try document.gallery.validated(targets)
+        } catch let error as GalleryError {
+            throw GalleryError(error.code, url: url, error.reason)
+        }
+        let chosen = valid.map { images[$0] }.filter(wanted)
+        var retrying = fetching
+        retrying.skipFailed = false  // one prepared image per id, failed or not
+        let sources = try chosen.map { try ImageSource($0.url) }
+        return WebRefresh(ids: chosen.map { $0.id }, prepared: try await retrying.prepare(sources, cache: cache))
+    }
+}
+
+struct UncacheAction: SimpleEditAction {
     static let configuration = usage("uncache [<i> ...]", "Stop storing images' bytes; undo brings them back (default: all).", example: "gallery edit Trip.gallery uncache 3")
 
     @Argument(help: "The images (default: all).") var indices: [ImageIndex] = []
@@ -202,7 +299,7 @@ struct UncacheAction: EditAction {
     }
 }
 
-struct UndoAction: EditAction {
+struct UndoAction: SimpleEditAction {
     static let configuration = usage("undo", "Step back one edit.", example: "gallery edit Trip.gallery undo")
 
     func apply(to document: inout GalleryDocument) throws -> String {
@@ -211,7 +308,7 @@ struct UndoAction: EditAction {
     }
 }
 
-struct RedoAction: EditAction {
+struct RedoAction: SimpleEditAction {
     static let configuration = usage("redo", "Re-apply the last undone edit.", example: "gallery edit Trip.gallery redo")
 
     func apply(to document: inout GalleryDocument) throws -> String {

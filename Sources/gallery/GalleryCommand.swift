@@ -3,7 +3,7 @@ import Foundation
 import GalleryKit
 
 @main
-struct GalleryCommand: ParsableCommand {
+struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
         abstract: "Create, edit, browse and export .gallery documents.",
@@ -24,10 +24,14 @@ struct GalleryCommand: ParsableCommand {
     )
 
     /// Runs the command, turning a `GalleryError` into one line on stderr and its exit status.
-    static func main() {
+    static func main() async {
         do {
             var command = try parseAsRoot()
-            try command.run()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as GalleryError {
             ExitStatus.fail(with: error)
         } catch {

@@ -76,7 +76,8 @@ extension Gallery {
     }
 
     /// The offsets, sorted and checked: each in range, none twice, at least one.
-    func validated(_ offsets: some Sequence<Int>) throws -> [Int] {
+    /// - Throws: `.invalidArgument` saying which offset is wrong.
+    public func validated(_ offsets: some Sequence<Int>) throws -> [Int] {
         let sorted = offsets.sorted()
         guard !sorted.isEmpty else { throw GalleryError(.invalidArgument, "no images given") }
         guard images.count > 0 else { throw GalleryError(.invalidArgument, "the gallery has no images") }

@@ -18,14 +18,13 @@ extension GalleryDocument {
         return images
     }
 
-    /// Stores the bytes of the images at `offsets` in the document (images cached already, or
-    /// failed, are left as they are).
-    /// - Throws: `.fileNotFound` if an image's file is gone; `.invalidArgument` for an image that
-    ///   is not a local file.
+    /// Stores the bytes of the local images at `offsets` in the document (images cached already,
+    /// failed, or on the web are left as they are: web images are cached through
+    /// `PreparedImages` and `update(imagesWithIDs:from:)`, which download outside the lock).
+    /// - Throws: `.fileNotFound` if an image's file is gone.
     public mutating func cacheImages(atOffsets offsets: [Int]) throws {
-        let targets = try gallery.validated(offsets).filter { !gallery.images[$0].isCached && !gallery.images[$0].hasFailed }
-        for offset in targets where !gallery.images[offset].url.isFileURL {
-            throw GalleryError(.invalidArgument, url: url, "image \(offset + 1) is not a local file (\(gallery.images[offset].url.absoluteString))")
+        let targets = try gallery.validated(offsets).filter {
+            !gallery.images[$0].isCached && !gallery.images[$0].hasFailed && gallery.images[$0].url.isFileURL
         }
         let prepared = try Self.prepare(targets.map { gallery.images[$0].url }, cache: true)
         try edit { gallery in
@@ -62,8 +61,13 @@ extension GalleryDocument {
 
     private static func prepare(_ file: URL, cache: Bool) throws -> PreparedImage {
         let file = file.standardizedFileURL
+        return try prepare(file, recordedAs: file, cache: cache)
+    }
+
+    /// Probes `file` (and hashes it when caching) for an image the gallery records as `url`.
+    static func prepare(_ file: URL, recordedAs url: URL, cache: Bool) throws -> PreparedImage {
         let info = try ImageProbe.info(forFileAt: file)
-        var image = GalleryImage(url: file, aspectRatio: info.aspectRatio, width: info.width, height: info.height)
+        var image = GalleryImage(url: url, aspectRatio: info.aspectRatio, width: info.width, height: info.height)
         guard cache else { return PreparedImage(image: image, source: nil) }
         let (sha256, identity) = try ContentHash.ofFile(at: file)
         let path = BundleLayout.imagePath(sha256: sha256, fileExtension: info.fileExtension)
@@ -82,6 +86,11 @@ final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     subscript(index: Int) -> Result<Value, any Error>? {
         get { lock.withLock { slots[index] } }
         set { lock.withLock { slots[index] = newValue } }
+    }
+
+    /// Every slot's result, in order.
+    func results() -> [Result<Value, any Error>] {
+        lock.withLock { slots }.map { $0! }
     }
 
     /// The values in order, or the first error in order.

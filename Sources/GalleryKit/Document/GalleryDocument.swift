@@ -25,6 +25,8 @@ public struct GalleryDocument: Sendable {
     var redoStack: [Revision] = []
     /// Bytes cached since the last save, by entry name.
     var pendingEntries: [String: BundleWriter.Entry.Source] = [:]
+    /// Folders of downloaded files that pending entries are copied from, kept until saved.
+    var spools: [DownloadSpool] = []
     /// Other documents that pending entries are copied from, and what they hold.
     var otherSources: [URL: BundleContents] = [:]
     let limits: BundleLimits

@@ -1,0 +1,151 @@
+import Foundation
+
+/// Images made ready to go into a document before any document is locked: files probed, web
+/// images downloaded and probed, bytes hashed when they are to be cached.
+///
+/// Preparing is the slow part (a download can take a minute), so it happens outside
+/// `GalleryDocument.modify(at:)`; inserting the result under the lock is quick.
+public struct PreparedImages: Sendable {
+    /// An image that could not be had.
+    public struct Failure: Sendable, Equatable {
+        /// Its position in the sources given (0-based).
+        public var position: Int
+        /// The file path or URL.
+        public var source: String
+        /// Why, in words for a person.
+        public var reason: String
+    }
+
+    /// The images in the order of the sources; failed ones are kept as "failed" items (a square
+    /// error tile, aspect ratio 1) unless preparation was asked to skip them.
+    public internal(set) var images: [GalleryImage]
+    /// What could not be had, in the order of the sources.
+    public internal(set) var failures: [Failure]
+    /// Where each cached image's bytes are, by entry name.
+    var sources: [String: BundleWriter.Entry.Source]
+    /// Keeps downloaded files until the document that needs them is saved.
+    var spool: DownloadSpool?
+
+    /// Prepares `sources`, in their order.
+    ///
+    /// Local files must exist and be images (else this throws, and nothing is prepared); web
+    /// images that cannot be downloaded or are not images become failures.
+    /// - Parameters:
+    ///   - cache: whether the images' bytes will be stored in the document.
+    ///   - skippingFailed: leave failed web images out instead of keeping them as failed items.
+    ///   - fetcher: downloads web images; needed only if there are any.
+    ///   - progress: called after each download.
+    public static func prepare(
+        _ sources: [ImageSource],
+        cache: Bool,
+        skippingFailed: Bool = false,
+        fetcher: ImageFetcher? = nil,
+        progress: (@Sendable (ImageFetcher.Progress) -> Void)? = nil
+    ) async throws -> PreparedImages {
+        var files: [(position: Int, url: URL)] = []
+        var web: [(position: Int, url: URL)] = []
+        for (position, source) in sources.enumerated() {
+            switch source {
+            case .file(let url): files.append((position, url))
+            case .web(let url): web.append((position, url))
+            }
+        }
+        var slots = [GalleryDocument.PreparedImage?](repeating: nil, count: sources.count)
+        for (item, prepared) in zip(files, try GalleryDocument.prepare(files.map(\.url), cache: cache)) {
+            slots[item.position] = prepared
+        }
+        var failures: [Failure] = []
+        var spool: DownloadSpool?
+        if !web.isEmpty {
+            guard let fetcher else { throw GalleryError(.invalidArgument, "web images need an ImageFetcher") }
+            let downloads = try DownloadSpool()
+            spool = downloads
+            let outcomes = await fetcher.download(web.map(\.url), into: downloads, progress: progress)
+            let probed = GalleryDocument.prepareDownloads(zip(web, outcomes).map { ($0.url, $1) }, cache: cache)
+            for (item, result) in zip(web, probed) {
+                switch result {
+                case .success(let prepared):
+                    slots[item.position] = prepared
+                case .failure(let reason):
+                    failures.append(Failure(position: item.position, source: item.url.absoluteString, reason: reason.text))
+                    if !skippingFailed {
+                        let failed = GalleryImage(url: item.url, aspectRatio: 1, status: .failed, error: reason.text)
+                        slots[item.position] = GalleryDocument.PreparedImage(image: failed, source: nil)
+                    }
+                }
+            }
+        }
+        let prepared = slots.compactMap { $0 }
+        var entrySources: [String: BundleWriter.Entry.Source] = [:]
+        for item in prepared {
+            if let cached = item.image.cached, let source = item.source { entrySources[cached.path] = source }
+        }
+        return PreparedImages(images: prepared.map(\.image), failures: failures.sorted { $0.position < $1.position }, sources: entrySources, spool: spool)
+    }
+}
+
+/// A reason an image could not be had, as an `Error` for `Result`.
+struct FailureReason: Error {
+    var text: String
+}
+
+extension GalleryDocument {
+    /// Probes (and, when caching, hashes) downloaded files on all cores, keeping their order.
+    static func prepareDownloads(_ downloads: [(url: URL, outcome: ImageFetcher.Outcome)], cache: Bool) -> [Result<PreparedImage, FailureReason>] {
+        let results = ResultSlots<PreparedImage>(count: downloads.count)
+        DispatchQueue.concurrentPerform(iterations: downloads.count) { index in
+            let (url, outcome) = downloads[index]
+            results[index] = Result {
+                switch outcome {
+                case .failed(let reason):
+                    throw FailureReason(text: reason)
+                case .downloaded(let file, _):
+                    do {
+                        return try prepare(file, recordedAs: url, cache: cache)
+                    } catch let error as GalleryError where error.code == .notAnImage {
+                        throw FailureReason(text: "not an image (\(error.reason))")
+                    }
+                }
+            }
+        }
+        return results.results().map { result in result.mapError { $0 as? FailureReason ?? FailureReason(text: "\($0)") } }
+    }
+
+    /// Puts prepared images in at `offset` (the end when `nil`).
+    /// - Returns: the new images.
+    @discardableResult
+    public mutating func insert(_ prepared: PreparedImages, at offset: Int? = nil) throws -> [GalleryImage] {
+        try edit { try $0.insert(contentsOf: prepared.images, at: offset ?? $0.images.count) }
+        adopt(prepared)
+        return prepared.images
+    }
+
+    /// Updates images in place from a new preparation of their sources — a retried download, or
+    /// bytes fetched to cache them — keeping each image's id, caption, URL and fields this
+    /// version does not know. `prepared.images[i]` updates the image with `ids[i]`; images no
+    /// longer in the gallery are skipped.
+    /// - Parameter keepingStatusOfFailures: leave images whose new preparation failed as they
+    ///   were (caching a working image that cannot be fetched now), instead of marking them failed.
+    public mutating func update(imagesWithIDs ids: [UUID], from prepared: PreparedImages, keepingStatusOfFailures: Bool = false) throws {
+        try edit { gallery in
+            for (id, fresh) in zip(ids, prepared.images) {
+                guard let offset = gallery.images.firstIndex(where: { $0.id == id }) else { continue }
+                if keepingStatusOfFailures, fresh.hasFailed { continue }
+                var image = gallery.images[offset]
+                image.aspectRatio = fresh.aspectRatio
+                image.width = fresh.width
+                image.height = fresh.height
+                image.status = fresh.status
+                image.error = fresh.error
+                image.cached = fresh.cached ?? image.cached
+                gallery.images[offset] = image
+            }
+        }
+        adopt(prepared)
+    }
+
+    private mutating func adopt(_ prepared: PreparedImages) {
+        pendingEntries.merge(prepared.sources) { current, _ in current }
+        if let spool = prepared.spool { spools.append(spool) }
+    }
+}

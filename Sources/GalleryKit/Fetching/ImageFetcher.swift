@@ -1,0 +1,196 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Downloads images over http(s) with explicit limits: several at once, connect and read
+/// timeouts, an overall deadline per image, few redirects, and a size cap enforced while the
+/// bytes arrive. Results keep the order of the request, whatever order downloads finish in.
+///
+/// Owns an `HTTPClient`; call `shutdown()` when done.
+public final class ImageFetcher: Sendable {
+    public struct Configuration: Sendable {
+        /// Downloads running at once.
+        public var concurrency = 8
+        /// Time allowed for each image, from the first connection attempt to the last byte.
+        public var deadline: Duration = .seconds(60)
+        /// Time allowed to establish a connection.
+        public var connectTimeout: Duration = .seconds(10)
+        /// Time allowed without receiving anything.
+        public var readTimeout: Duration = .seconds(20)
+        /// The largest image accepted.
+        public var maximumBytes: Int64 = 64 * 1024 * 1024
+        /// Redirects followed (cycles are refused).
+        public var maximumRedirects = 5
+
+        public init() {}
+    }
+
+    /// What a download produced.
+    public enum Outcome: Sendable {
+        /// The body, in a file of the spool.
+        case downloaded(URL, bytes: Int64)
+        /// Why there is no image, in words for a person ("HTTP 404 Not Found").
+        case failed(String)
+    }
+
+    /// Progress over a batch: called after each image.
+    public struct Progress: Sendable {
+        public var finished: Int
+        public var total: Int
+        public var bytes: Int64
+        public var failures: Int
+    }
+
+    public let configuration: Configuration
+    private let client: HTTPClient
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        // Set explicitly: the shared client's defaults are a browser's (20 redirects, no read timeout).
+        var settings = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: configuration.maximumRedirects, allowCycles: false),
+            timeout: .init(connect: .init(configuration.connectTimeout), read: .init(configuration.readTimeout)),
+            decompression: .disabled
+        )
+        settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(configuration.concurrency, 1)
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    /// Downloads `urls` into `spool`, `configuration.concurrency` at a time.
+    /// - Returns: one outcome per URL, in the order of `urls`.
+    public func download(
+        _ urls: [URL],
+        into spool: DownloadSpool,
+        progress: (@Sendable (Progress) -> Void)? = nil
+    ) async -> [Outcome] {
+        var outcomes = [Outcome?](repeating: nil, count: urls.count)
+        var state = Progress(finished: 0, total: urls.count, bytes: 0, failures: 0)
+        await withTaskGroup(of: (Int, Outcome).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < urls.count else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await self.download(urls[index], to: spool.newFile())) }
+            }
+            for _ in 0..<max(configuration.concurrency, 1) { startNext() }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                state.finished += 1
+                switch outcome {
+                case .downloaded(_, let bytes): state.bytes += bytes
+                case .failed: state.failures += 1
+                }
+                progress?(state)
+                startNext()
+            }
+        }
+        return outcomes.map { $0! }
+    }
+
+    /// Downloads one URL to `file`, within the deadline.
+    func download(_ url: URL, to file: URL) async -> Outcome {
+        let deadline = configuration.deadline
+        do {
+            // The client's deadline covers the request; the race also covers a body that trickles.
+            return try await withThrowingTaskGroup(of: Outcome.self) { group in
+                group.addTask { try await self.receive(url, to: file) }
+                group.addTask {
+                    try await Task.sleep(for: deadline)
+                    return .failed("took longer than the \(Self.seconds(deadline)) limit")
+                }
+                let first = try await group.next()!
+                group.cancelAll()
+                if case .failed = first { try? FileManager.default.removeItem(at: file) }
+                return first
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            return .failed(describe(error))
+        }
+    }
+
+    private func receive(_ url: URL, to file: URL) async throws -> Outcome {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: "GalleryKit/\(GalleryKitVersion.version)")
+        request.headers.add(name: "Accept", value: "image/*")
+        let response = try await client.execute(request, deadline: .now() + .init(configuration.deadline))
+        guard (200..<300).contains(response.status.code) else {
+            return .failed("HTTP \(response.status.code) \(response.status.reasonPhrase)")
+        }
+        if let type = response.headers.first(name: "Content-Type")?.lowercased(),
+           type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/xml") {
+            return .failed("not an image (the server sent \(type.split(separator: ";").first ?? ""))")
+        }
+        let limit = configuration.maximumBytes
+        if let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }), length > limit {
+            return .failed("larger than the \(Self.size(limit)) limit (\(Self.size(length)))")
+        }
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw GalleryError.system("cannot create", url: file) }
+        defer { close(descriptor) }
+        var received: Int64 = 0
+        for try await buffer in response.body {
+            received += Int64(buffer.readableBytes)
+            // Stop at the cap while receiving: never more than `limit` bytes on disk.
+            guard received <= limit else { return .failed("larger than the \(Self.size(limit)) limit") }
+            try buffer.withUnsafeReadableBytes { bytes in try Self.write(bytes, to: descriptor, file: file) }
+        }
+        guard received > 0 else { return .failed("the server sent no data") }
+        return .downloaded(file, bytes: received)
+    }
+
+    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, file: URL) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw GalleryError.system("cannot write", url: file)
+            }
+            offset += count
+        }
+    }
+
+    private func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout: return "could not connect within \(Self.seconds(configuration.connectTimeout))"
+            case .readTimeout: return "the server sent nothing for \(Self.seconds(configuration.readTimeout))"
+            case .deadlineExceeded: return "took longer than the \(Self.seconds(configuration.deadline)) limit"
+            case .redirectLimitReached: return "more than \(configuration.maximumRedirects) redirects"
+            case .redirectCycleDetected: return "redirects in a loop"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: return "HTTP error: \(error)"
+            }
+        case let error as GalleryError: return error.reason
+        case is CancellationError: return "cancelled"
+        default:
+            let text = String(describing: error)
+            if text.contains("connectionRefused") || text.contains("Connection refused") { return "could not connect (connection refused)" }
+            return "could not download: \(text)"
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+    }
+
+    static func size(_ bytes: Int64) -> String {
+        bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : bytes >= 1 << 10 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
+    }
+}
+
+private extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where an image comes from: a local file, or a URL on the web (what a drop from a browser gives).
+public enum ImageSource: Sendable, Hashable, CustomStringConvertible {
+    case file(URL)
+    case web(URL)
+
+    /// Classifies `url`: `file:` URLs are files; `http:` and `https:` URLs are fetched, after
+    /// search-engine wrappers are removed (`WrapperURL`).
+    /// - Throws: `.invalidArgument` for any other scheme.
+    public init(_ url: URL) throws {
+        switch url.scheme?.lowercased() {
+        case "file"?: self = .file(url.standardizedFileURL)
+        case "http"?, "https"?:
+            let image = WrapperURL.unwrap(url)
+            guard image.host?.isEmpty == false else {
+                throw GalleryError(.invalidArgument, path: url.absoluteString, "has no host name")
+            }
+            self = .web(image)
+        default:
+            throw GalleryError(.invalidArgument, path: url.absoluteString, "is not a file, http or https URL")
+        }
+    }
+
+    /// The URL the gallery records for the image.
+    public var url: URL {
+        switch self {
+        case .file(let url), .web(let url): return url
+        }
+    }
+
+    /// The file path or the URL, as a person would write it.
+    public var description: String {
+        switch self {
+        case .file(let url): return url.path
+        case .web(let url): return url.absoluteString
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import GalleryKit
+
+/// How web images are fetched: shared by `create`, `edit add`, `edit retry` and `edit cache`.
+struct FetchOptions: ParsableArguments {
+    @Option(help: "Downloads running at once.")
+    var jobs = 8
+
+    @Option(help: "Seconds allowed for each web image, connection to last byte.")
+    var timeout = 60.0
+
+    @Option(help: ArgumentHelp("The largest web image accepted, in bytes (suffixes K, M, G).", valueName: "bytes"))
+    var maxBytes = ByteCount(value: 64 << 20)
+
+    @Flag(help: "Leave out web images that cannot be fetched, instead of adding them as failed.")
+    var skipFailed = false
+
+    @Flag(name: .shortAndLong, help: "No progress line while fetching.")
+    var quiet = false
+
+    func validate() throws {
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 64") }
+        guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be from 0 to 3600 seconds") }
+        guard maxBytes.value > 0 else { throw ValidationError("--max-bytes must be more than 0") }
+    }
+
+    var configuration: ImageFetcher.Configuration {
+        var configuration = ImageFetcher.Configuration()
+        configuration.concurrency = jobs
+        configuration.deadline = .milliseconds(Int64(timeout * 1000))
+        configuration.connectTimeout = min(configuration.connectTimeout, configuration.deadline)
+        configuration.readTimeout = min(configuration.readTimeout, configuration.deadline)
+        configuration.maximumBytes = maxBytes.value
+        return configuration
+    }
+
+    /// Prepares `sources` (downloading web images), with a progress line on a terminal.
+    func prepare(_ sources: [ImageSource], cache: Bool) async throws -> PreparedImages {
+        let needsFetcher = sources.contains { if case .web = $0 { true } else { false } }
+        let fetcher = needsFetcher ? ImageFetcher(configuration: configuration) : nil
+        let line = ProgressLine(enabled: !quiet)
+        let prepared: PreparedImages
+        do {
+            prepared = try await PreparedImages.prepare(
+                sources, cache: cache, skippingFailed: skipFailed, fetcher: fetcher, progress: line.show
+            )
+        } catch {
+            line.finish()
+            await fetcher?.shutdown()
+            throw error
+        }
+        line.finish()
+        await fetcher?.shutdown()
+        return prepared
+    }
+}
+
+/// A byte count with an optional K, M or G suffix (powers of 1024).
+struct ByteCount: ExpressibleByArgument {
+    var value: Int64
+
+    init(value: Int64) { self.value = value }
+
+    init?(argument: String) {
+        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var text = argument.uppercased()
+        if text.hasSuffix("B") { text.removeLast() }
+        let unit = text.last.flatMap { units[$0] }
+        if unit != nil { text.removeLast() }
+        guard let number = Int64(text), number >= 0 else { return nil }
+        value = number * (unit ?? 1)
+    }
+
+    var defaultValueDescription: String { value % (1 << 20) == 0 ? "\(value >> 20)M" : "\(value)" }
+}
+
+/// Lists what could not be fetched on stderr, one line each, and says whether all went well.
+enum FetchReport {
+    /// The exit status when the document was saved but some web images failed.
+    static let someFailedStatus: Int32 = 2
+
+    /// Prints one line per failure and, if there were any, ends with `someFailedStatus`.
+    static func finish(_ failures: [PreparedImages.Failure], skipped: Bool, verb: String? = nil) throws {
+        for failure in failures {
+            let what = verb ?? (skipped ? "skipped" : "added as failed")
+            FileHandle.standardError.write(Data("gallery: \(what): \(failure.source): \(failure.reason)\n".utf8))
+        }
+        if !failures.isEmpty { throw ExitCode(someFailedStatus) }
+    }
+}

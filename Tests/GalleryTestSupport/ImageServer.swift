@@ -1,0 +1,146 @@
+import Foundation
+
+/// A local HTTP server for the fetching tests, on 127.0.0.1 and a free port: sample images with
+/// delays, errors, redirects, a server that never answers, bodies that trickle or are too big.
+/// No test touches the internet. Stopped when the value goes away.
+///
+/// Routes (NAME is a file of `Specs/Examples/images`):
+/// - `/image/NAME?delay=MS&tag=T` — the image, after MS milliseconds; `tag` makes the bytes unique
+/// - `/status/CODE` — an empty response with that status
+/// - `/text` — a `text/plain` page
+/// - `/redirect/N/NAME` — N redirects, then the image; `/loop/a` — redirects that loop
+/// - `/hang` — never answers; `/trickle` — a header, then one byte a second, forever
+/// - `/big?bytes=N` (with Content-Length) and `/big-unannounced?bytes=N` (without)
+/// - `/flaky/KEY/NAME` — 503 the first time KEY is asked for, the image after that
+public final class ImageServer: @unchecked Sendable {
+    public let port: Int
+    private let process: Process
+
+    public init() throws {
+        process = Process()
+        process.executableURL = Command.which("python3")
+        process.arguments = ["-u", "-c", Self.script, Repository.sampleImages.path]
+        let output = Pipe()
+        process.standardOutput = output
+        // Not the test's stderr: a pipe reader would otherwise wait for the server to exit too.
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the test image server did not start"])
+        }
+        self.port = port
+    }
+
+    deinit {
+        // No waitUntilExit: Foundation's on Linux spins on its run loop. The server's
+        // connection threads are daemons, so SIGTERM ends it at once.
+        process.terminate()
+    }
+
+    /// `http://127.0.0.1:PORT` + `path`.
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    static let script = #"""
+import http.server, os, socketserver, sys, threading, time, urllib.parse
+
+ROOT = sys.argv[1]
+TYPES = {".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif", ".tif": "image/tiff"}
+seen = set()
+lock = threading.Lock()
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, code, body=b"", kind="application/octet-stream", headers=()):
+        self.send_response(code)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def image(self, name, tag=None):
+        path = os.path.join(ROOT, os.path.basename(name))
+        if not os.path.exists(path):
+            return self.send(404)
+        body = open(path, "rb").read() + (("gallerykit-" + tag).encode() if tag else b"")
+        self.send(200, body, TYPES.get(os.path.splitext(path)[1], "application/octet-stream"))
+
+    def do_GET(self):
+        url = urllib.parse.urlparse(self.path)
+        query = dict(urllib.parse.parse_qsl(url.query))
+        parts = url.path.strip("/").split("/")
+        try:
+            if parts[0] == "image":
+                time.sleep(int(query.get("delay", "0")) / 1000)
+                self.image(parts[1], query.get("tag"))
+            elif parts[0] == "status":
+                self.send(int(parts[1]))
+            elif parts[0] == "text":
+                self.send(200, b"<html>not an image</html>", "text/html; charset=utf-8")
+            elif parts[0] == "redirect":
+                count = int(parts[1])
+                target = "/image/" + parts[2] if count <= 1 else "/redirect/%d/%s" % (count - 1, parts[2])
+                self.send(302, headers=[("Location", target)])
+            elif parts[0] == "loop":
+                self.send(302, headers=[("Location", "/loop/" + ("b" if parts[1] == "a" else "a"))])
+            elif parts[0] == "hang":
+                time.sleep(3600)
+            elif parts[0] == "trickle":
+                self.send_response(200)
+                self.send_header("Content-Type", "image/jpeg")
+                self.send_header("Content-Length", "10000000")
+                self.end_headers()
+                for _ in range(3600):
+                    self.wfile.write(b"\xff")
+                    self.wfile.flush()
+                    time.sleep(1)
+            elif parts[0] in ("big", "big-unannounced"):
+                size = int(query.get("bytes", "0"))
+                self.send_response(200)
+                self.send_header("Content-Type", "image/jpeg")
+                if parts[0] == "big":
+                    self.send_header("Content-Length", str(size))
+                else:
+                    self.send_header("Connection", "close")
+                self.end_headers()
+                chunk = b"\0" * 65536
+                sent = 0
+                while sent < size:
+                    self.wfile.write(chunk[: min(len(chunk), size - sent)])
+                    sent += len(chunk)
+                self.close_connection = True
+            elif parts[0] == "flaky":
+                with lock:
+                    first = parts[1] not in seen
+                    seen.add(parts[1])
+                if first:
+                    self.send(503)
+                else:
+                    self.image(parts[2])
+            else:
+                self.send(404)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 256
+
+server = Server(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
+"""#
+}
