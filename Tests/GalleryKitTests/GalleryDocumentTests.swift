@@ -28,8 +28,9 @@ import Testing
         #expect(document.gallery.images.count == 3)
         #expect(document.gallery.images.allSatisfy { $0.isCached })
         let names = try entryNames(url)
-        #expect(Array(names.prefix(2)) == ["mimetype", "manifest.json"])
-        #expect(names.dropFirst(2).allSatisfy { $0.hasPrefix("images/") })
+        #expect(Array(names.prefix(3)) == ["mimetype", "manifest.json", "preview.jpg"])
+        let rest = names.dropFirst(3).map { $0.split(separator: "/").first.map(String.init) ?? "" }
+        #expect(rest == Array(repeating: "images", count: 3) + Array(repeating: "thumbnails", count: 3))
         #expect(try BundleVerifier.verify(url).cachedImages == 3)
     }
 

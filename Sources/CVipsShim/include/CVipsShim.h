@@ -15,6 +15,21 @@ VipsImage *gallerykit_vips_open_header(const char *path);
 /// Opens an image from memory for header access. The bytes must outlive the image.
 VipsImage *gallerykit_vips_open_header_buffer(const void *bytes, size_t length);
 
+/// Makes a JPEG thumbnail whose long edge is at most `size` pixels (shrink-on-load, EXIF
+/// orientation applied, alpha flattened on white, sRGB), from the file at `path` or, when
+/// `path` is NULL, from `length` bytes at `bytes`. On success returns 0 and sets `*jpeg` (free
+/// it with `gallerykit_vips_free`) and `*jpeg_length`.
+int gallerykit_vips_thumbnail(const char *path, const void *bytes, size_t length, int size,
+                              void **jpeg, size_t *jpeg_length);
+
+/// Lays out `count` JPEGs (at most 16) `across` to a row, each shrunk into a `cell`-pixel square
+/// on white, and encodes the sheet as a JPEG. Returns 0 on success, as above.
+int gallerykit_vips_contact_sheet(const void *const *jpegs, const size_t *lengths, int count,
+                                  int across, int cell, void **jpeg, size_t *jpeg_length);
+
+/// Frees a buffer libvips allocated.
+void gallerykit_vips_free(void *buffer);
+
 /// Copies the vips error buffer into `buffer` and clears it.
 void gallerykit_vips_take_error(char *buffer, size_t capacity);
 

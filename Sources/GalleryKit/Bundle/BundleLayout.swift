@@ -16,6 +16,11 @@ enum BundleLayout {
         "\(imagesFolder)\(sha256).\(fileExtension)"
     }
 
+    /// The thumbnail entry of the image with this digest.
+    static func thumbnailPath(sha256: String) -> String {
+        "\(thumbnailsFolder)\(sha256).jpg"
+    }
+
     /// The entry of the `number`th undo or redo revision (1 = most recent).
     static func revisionPath(_ side: RevisionSide, number: Int) -> String {
         let folder = side == .undo ? undoFolder : redoFolder

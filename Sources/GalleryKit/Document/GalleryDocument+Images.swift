@@ -9,12 +9,10 @@ extension GalleryDocument {
     /// - Returns: the new images.
     @discardableResult
     public mutating func insertImages(fromFiles files: [URL], at offset: Int? = nil, cache: Bool = false) throws -> [GalleryImage] {
-        let prepared = try Self.prepare(files, cache: cache)
+        let prepared = try Self.prepare(files, cache: cache, thumbnails: cache)
         let images = prepared.map(\.image)
         try edit { try $0.insert(contentsOf: images, at: offset ?? $0.images.count) }
-        for item in prepared {
-            if let cached = item.image.cached, let source = item.source { pendingEntries[cached.path] = source }
-        }
+        for item in prepared { pendingEntries.merge(item.entries) { current, _ in current } }
         return images
     }
 
@@ -22,17 +20,18 @@ extension GalleryDocument {
     /// failed, or on the web are left as they are: web images are cached through
     /// `PreparedImages` and `update(imagesWithIDs:from:)`, which download outside the lock).
     /// - Throws: `.fileNotFound` if an image's file is gone.
-    public mutating func cacheImages(atOffsets offsets: [Int]) throws {
+    public mutating func cacheImages(atOffsets offsets: [Int], thumbnails: Bool = true) throws {
         let targets = try gallery.validated(offsets).filter {
             !gallery.images[$0].isCached && !gallery.images[$0].hasFailed && gallery.images[$0].url.isFileURL
         }
-        let prepared = try Self.prepare(targets.map { gallery.images[$0].url }, cache: true)
+        let prepared = try Self.prepare(targets.map { gallery.images[$0].url }, cache: true, thumbnails: thumbnails)
         try edit { gallery in
-            for (offset, item) in zip(targets, prepared) { gallery.images[offset].cached = item.image.cached }
+            for (offset, item) in zip(targets, prepared) {
+                gallery.images[offset].cached = item.image.cached
+                gallery.images[offset].thumbnail = item.image.thumbnail ?? gallery.images[offset].thumbnail
+            }
         }
-        for item in prepared {
-            if let cached = item.image.cached, let source = item.source { pendingEntries[cached.path] = source }
-        }
+        for item in prepared { pendingEntries.merge(item.entries) { current, _ in current } }
     }
 
     /// Stops storing the bytes of the images at `offsets`; they stay in the file while undo
@@ -44,35 +43,40 @@ extension GalleryDocument {
         }
     }
 
-    /// An image made from a file, with the source its cached bytes will be copied from.
+    /// An image made from a file, with where its cached bytes and thumbnail will come from.
     struct PreparedImage: Sendable {
         var image: GalleryImage
-        var source: BundleWriter.Entry.Source?
+        /// Entries to write, by name: the cached bytes and the thumbnail.
+        var entries: [String: BundleWriter.Entry.Source] = [:]
     }
 
     /// Probes (and, when caching, hashes) files concurrently, keeping their order.
-    static func prepare(_ files: [URL], cache: Bool) throws -> [PreparedImage] {
+    static func prepare(_ files: [URL], cache: Bool, thumbnails: Bool) throws -> [PreparedImage] {
         let results = ResultSlots<PreparedImage>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            results[index] = Result { try prepare(files[index], cache: cache) }
+            let file = files[index].standardizedFileURL
+            results[index] = Result { try prepare(file, recordedAs: file, cache: cache, thumbnails: thumbnails) }
         }
         return try results.values()
     }
 
-    private static func prepare(_ file: URL, cache: Bool) throws -> PreparedImage {
-        let file = file.standardizedFileURL
-        return try prepare(file, recordedAs: file, cache: cache)
-    }
-
-    /// Probes `file` (and hashes it when caching) for an image the gallery records as `url`.
-    static func prepare(_ file: URL, recordedAs url: URL, cache: Bool) throws -> PreparedImage {
+    /// Probes `file` for an image the gallery records as `url`; when caching, hashes it and
+    /// (with `thumbnails`) makes its thumbnail. A file libvips can probe but not shrink simply
+    /// has no thumbnail.
+    static func prepare(_ file: URL, recordedAs url: URL, cache: Bool, thumbnails: Bool) throws -> PreparedImage {
         let info = try ImageProbe.info(forFileAt: file)
         var image = GalleryImage(url: url, aspectRatio: info.aspectRatio, width: info.width, height: info.height)
-        guard cache else { return PreparedImage(image: image, source: nil) }
+        guard cache else { return PreparedImage(image: image) }
         let (sha256, identity) = try ContentHash.ofFile(at: file)
         let path = BundleLayout.imagePath(sha256: sha256, fileExtension: info.fileExtension)
         image.cached = CachedImage(path: path, sha256: sha256, bytes: identity.size, mediaType: info.mediaType)
-        return PreparedImage(image: image, source: .file(file, identity: identity))
+        var prepared = PreparedImage(image: image, entries: [path: .file(file, identity: identity)])
+        if thumbnails, let jpeg = try? Thumbnailer.jpeg(forFileAt: file) {
+            let thumbnail = BundleLayout.thumbnailPath(sha256: sha256)
+            prepared.image.thumbnail = thumbnail
+            prepared.entries[thumbnail] = .data(jpeg)
+        }
+        return prepared
     }
 }
 

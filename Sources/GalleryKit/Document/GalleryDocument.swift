@@ -25,6 +25,8 @@ public struct GalleryDocument: Sendable {
     var redoStack: [Revision] = []
     /// Bytes cached since the last save, by entry name.
     var pendingEntries: [String: BundleWriter.Entry.Source] = [:]
+    /// The thumbnails the preview in the file was made from.
+    var previewShows: [String] = []
     /// Folders of downloaded files that pending entries are copied from, kept until saved.
     var spools: [DownloadSpool] = []
     /// Other documents that pending entries are copied from, and what they hold.
@@ -51,6 +53,7 @@ public struct GalleryDocument: Sendable {
         self.limits = limits
         undoStack = opened.contents.revisions(.undo).map(Revision.stored)
         redoStack = opened.contents.revisions(.redo).map(Revision.stored)
+        previewShows = opened.contents.contains(BundleLayout.previewName) ? previewThumbnails(of: opened.gallery) : []
     }
 
     /// A new document for `url`, not written until `save()`.
@@ -208,6 +211,10 @@ extension GalleryDocument {
                 throw GalleryError(.damagedDocument, url: url, "the bytes of \(path) are missing")
             }
         }
+        for path in referenced.thumbnails.sorted() where contents?.contains(path) != true {
+            if let pending = pendingEntries[path] { entries.append(.init(name: path, source: pending, compression: .stored)) }
+        }
+        if let preview = previewEntry(for: gallery) { entries.append(preview) }
         for name in contents?.names ?? [] where keepsExisting(name, referenced: referenced) {
             let compression: ArchiveWriter.Compression = BundleLayout.rank(of: name) < 5 ? .stored : .deflated
             entries.append(.init(name: name, source: .archived(url, name: name), compression: compression))
@@ -231,10 +238,40 @@ extension GalleryDocument {
         }
     }
 
-    /// Entries of the old file carried over as they are: the preview, thumbnails still in use,
-    /// and extension entries this version does not know (spec §compatibility).
+    /// Spec §3.4: a contact sheet of the first thumbnails, made again only when they change.
+    /// A preview that cannot be made is left out; it never fails a save.
+    private func previewEntry(for gallery: Gallery) -> BundleWriter.Entry? {
+        let shown = previewThumbnails(of: gallery)
+        guard !shown.isEmpty else { return nil }
+        if shown == previewShows {
+            return .init(name: BundleLayout.previewName, source: .archived(url, name: BundleLayout.previewName), compression: .stored)
+        }
+        guard let thumbnails = try? shown.map(bytes(ofEntry:)), let jpeg = try? Thumbnailer.previewJPEG(of: thumbnails) else { return nil }
+        return .init(name: BundleLayout.previewName, source: .data(jpeg), compression: .stored)
+    }
+
+    /// The first thumbnails the document has, which its preview shows.
+    func previewThumbnails(of gallery: Gallery) -> [String] {
+        let available = gallery.images.lazy.compactMap(\.thumbnail).filter { pendingEntries[$0] != nil || contents?.contains($0) == true }
+        return Array(available.prefix(Thumbnailer.previewCount))
+    }
+
+    /// The bytes of a small entry (a thumbnail) that will be written, wherever they are now.
+    private func bytes(ofEntry name: String) throws -> Data {
+        let limit: Int64 = 16 << 20
+        switch pendingEntries[name] {
+        case .data(let data)?: return data
+        case .file(let file, _)?: return try Data(contentsOf: file)
+        case .archived(let source, let stored)?:
+            return try BundleReader.readEntries(named: [stored], of: source, maximumBytes: limit, limits: limits)[stored] ?? Data()
+        case nil:
+            return try BundleReader.readEntries(named: [name], of: url, maximumBytes: limit, limits: limits)[name] ?? Data()
+        }
+    }
+
+    /// Entries of the old file carried over as they are: thumbnails still in use, and extension
+    /// entries this version does not know (spec §compatibility).
     private func keepsExisting(_ name: String, referenced: References) -> Bool {
-        if name == BundleLayout.previewName { return true }
         if name.hasPrefix(BundleLayout.thumbnailsFolder) { return referenced.thumbnails.contains(name) }
         return !BundleLayout.isKnown(name)
     }
@@ -249,7 +286,7 @@ private struct References {
         for image in gallery.images {
             if let cached = image.cached {
                 images.insert(cached.path)
-                thumbnails.insert("\(BundleLayout.thumbnailsFolder)\(cached.sha256).jpg")
+                thumbnails.insert(BundleLayout.thumbnailPath(sha256: cached.sha256))
             }
             if let thumbnail = image.thumbnail { thumbnails.insert(thumbnail) }
         }

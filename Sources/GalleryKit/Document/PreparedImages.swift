@@ -32,12 +32,14 @@ public struct PreparedImages: Sendable {
     /// images that cannot be downloaded or are not images become failures.
     /// - Parameters:
     ///   - cache: whether the images' bytes will be stored in the document.
+    ///   - thumbnails: whether cached images get a thumbnail.
     ///   - skippingFailed: leave failed web images out instead of keeping them as failed items.
     ///   - fetcher: downloads web images; needed only if there are any.
     ///   - progress: called after each download.
     public static func prepare(
         _ sources: [ImageSource],
         cache: Bool,
+        thumbnails: Bool = true,
         skippingFailed: Bool = false,
         fetcher: ImageFetcher? = nil,
         progress: (@Sendable (ImageFetcher.Progress) -> Void)? = nil
@@ -51,7 +53,7 @@ public struct PreparedImages: Sendable {
             }
         }
         var slots = [GalleryDocument.PreparedImage?](repeating: nil, count: sources.count)
-        for (item, prepared) in zip(files, try GalleryDocument.prepare(files.map(\.url), cache: cache)) {
+        for (item, prepared) in zip(files, try GalleryDocument.prepare(files.map(\.url), cache: cache, thumbnails: thumbnails)) {
             slots[item.position] = prepared
         }
         var failures: [Failure] = []
@@ -61,7 +63,7 @@ public struct PreparedImages: Sendable {
             let downloads = try DownloadSpool()
             spool = downloads
             let outcomes = await fetcher.download(web.map(\.url), into: downloads, progress: progress)
-            let probed = GalleryDocument.prepareDownloads(zip(web, outcomes).map { ($0.url, $1) }, cache: cache)
+            let probed = GalleryDocument.prepareDownloads(zip(web, outcomes).map { ($0.url, $1) }, cache: cache, thumbnails: thumbnails)
             for (item, result) in zip(web, probed) {
                 switch result {
                 case .success(let prepared):
@@ -70,16 +72,14 @@ public struct PreparedImages: Sendable {
                     failures.append(Failure(position: item.position, source: item.url.absoluteString, reason: reason.text))
                     if !skippingFailed {
                         let failed = GalleryImage(url: item.url, aspectRatio: 1, status: .failed, error: reason.text)
-                        slots[item.position] = GalleryDocument.PreparedImage(image: failed, source: nil)
+                        slots[item.position] = GalleryDocument.PreparedImage(image: failed)
                     }
                 }
             }
         }
         let prepared = slots.compactMap { $0 }
         var entrySources: [String: BundleWriter.Entry.Source] = [:]
-        for item in prepared {
-            if let cached = item.image.cached, let source = item.source { entrySources[cached.path] = source }
-        }
+        for item in prepared { entrySources.merge(item.entries) { current, _ in current } }
         return PreparedImages(images: prepared.map(\.image), failures: failures.sorted { $0.position < $1.position }, sources: entrySources, spool: spool)
     }
 }
@@ -91,7 +91,9 @@ struct FailureReason: Error {
 
 extension GalleryDocument {
     /// Probes (and, when caching, hashes) downloaded files on all cores, keeping their order.
-    static func prepareDownloads(_ downloads: [(url: URL, outcome: ImageFetcher.Outcome)], cache: Bool) -> [Result<PreparedImage, FailureReason>] {
+    static func prepareDownloads(
+        _ downloads: [(url: URL, outcome: ImageFetcher.Outcome)], cache: Bool, thumbnails: Bool
+    ) -> [Result<PreparedImage, FailureReason>] {
         let results = ResultSlots<PreparedImage>(count: downloads.count)
         DispatchQueue.concurrentPerform(iterations: downloads.count) { index in
             let (url, outcome) = downloads[index]
@@ -101,7 +103,7 @@ extension GalleryDocument {
                     throw FailureReason(text: reason)
                 case .downloaded(let file, _):
                     do {
-                        return try prepare(file, recordedAs: url, cache: cache)
+                        return try prepare(file, recordedAs: url, cache: cache, thumbnails: thumbnails)
                     } catch let error as GalleryError where error.code == .notAnImage {
                         throw FailureReason(text: "not an image (\(error.reason))")
                     }
@@ -138,6 +140,7 @@ extension GalleryDocument {
                 image.status = fresh.status
                 image.error = fresh.error
                 image.cached = fresh.cached ?? image.cached
+                image.thumbnail = fresh.thumbnail ?? image.thumbnail
                 gallery.images[offset] = image
             }
         }

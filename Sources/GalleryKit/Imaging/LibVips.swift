@@ -50,3 +50,12 @@ final class VipsImageHandle {
         return String(cString: value)
     }
 }
+
+extension LibVips {
+    /// Copies a buffer libvips allocated into `Data` and frees it.
+    static func takeBuffer(_ buffer: UnsafeMutableRawPointer?, length: Int) -> Data {
+        defer { gallerykit_vips_free(buffer) }
+        guard let buffer else { return Data() }
+        return Data(bytes: buffer, count: length)
+    }
+}

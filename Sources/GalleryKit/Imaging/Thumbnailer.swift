@@ -1,0 +1,50 @@
+internal import CVipsShim
+import Foundation
+
+/// Small JPEG versions of images, so a browser can show a document without decoding its
+/// originals: one per cached image (`thumbnails/<sha256>.jpg`) and a contact sheet of the first
+/// ones (`preview.jpg`), spec §3.4–3.6.
+public enum Thumbnailer {
+    /// The long edge of a thumbnail, in pixels.
+    public static let longEdge = 256
+    /// The preview is a 2×2 sheet of this many pixels a cell: 256×256 in all.
+    static let previewAcross = 2
+    static let previewCell = 128
+    static var previewCount: Int { previewAcross * previewAcross }
+
+    /// A thumbnail of the image file at `url`: shrink-on-load, EXIF orientation applied.
+    /// - Throws: `.notAnImage` if libvips cannot make one.
+    public static func jpeg(forFileAt url: URL) throws -> Data {
+        try LibVips.start.get()
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard gallerykit_vips_thumbnail(url.path, nil, 0, Int32(longEdge), &buffer, &length) == 0 else {
+            throw GalleryError(.notAnImage, url: url, "cannot make a thumbnail (\(LibVips.takeError()))")
+        }
+        return LibVips.takeBuffer(buffer, length: length)
+    }
+
+    /// A contact sheet of `thumbnails` (JPEGs), `previewAcross` to a row.
+    static func previewJPEG(of thumbnails: [Data]) throws -> Data {
+        try LibVips.start.get()
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status: Int32 = withBuffers(thumbnails) { pointers, lengths in
+            gallerykit_vips_contact_sheet(pointers, lengths, Int32(thumbnails.count), Int32(previewAcross), Int32(previewCell), &buffer, &length)
+        }
+        guard status == 0 else { throw GalleryError(.notAnImage, "cannot make the document preview (\(LibVips.takeError()))") }
+        return LibVips.takeBuffer(buffer, length: length)
+    }
+
+    /// Calls `body` with C arrays of pointers to and lengths of `buffers`, valid during the call.
+    private static func withBuffers<T>(_ buffers: [Data], _ body: (UnsafePointer<UnsafeRawPointer?>, UnsafePointer<Int>) -> T) -> T {
+        let copies = buffers.map { data -> UnsafeMutableRawBufferPointer in
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
+            data.copyBytes(to: copy.bindMemory(to: UInt8.self))
+            return copy
+        }
+        defer { copies.forEach { $0.deallocate() } }
+        let pointers = copies.map { UnsafeRawPointer($0.baseAddress) }
+        return body(pointers, buffers.map(\.count))
+    }
+}
