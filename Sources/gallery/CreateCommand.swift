@@ -38,6 +38,9 @@ struct CreateCommand: AsyncParsableCommand {
     @Flag(help: "Store the images' bytes in the document.")
     var cache = false
 
+    @Flag(help: "With --cache, store no thumbnails (thumbnails/<sha256>.jpg, preview.jpg).")
+    var noThumbnails = false
+
     @Flag(help: "Replace the document if it exists.")
     var force = false
 
@@ -56,7 +59,7 @@ struct CreateCommand: AsyncParsableCommand {
         if !force, FileManager.default.fileExists(atPath: url.path) {
             throw GalleryError(.alreadyExists, url: url, "already exists (use --force to replace it)")
         }
-        let prepared = try await fetching.prepare(try imageSources(images), cache: cache)
+        let prepared = try await fetching.prepare(try imageSources(images), cache: cache, thumbnails: !noThumbnails)
         try document.insert(prepared)
         // A new document starts with nothing to undo.
         document.clearHistory()

@@ -119,10 +119,13 @@ struct AddAction: EditAction {
     @Flag(help: "Store the images' bytes in the document.")
     var cache = false
 
+    @Flag(help: "With --cache, store no thumbnails.")
+    var noThumbnails = false
+
     @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
     func prepare(for document: URL) async throws -> PreparedImages {
-        try await fetching.prepare(try imageSources(images), cache: cache)
+        try await fetching.prepare(try imageSources(images), cache: cache, thumbnails: !noThumbnails)
     }
 
     func apply(_ prepared: PreparedImages, to document: inout GalleryDocument) throws -> String {

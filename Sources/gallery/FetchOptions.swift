@@ -36,14 +36,14 @@ struct FetchOptions: ParsableArguments {
     }
 
     /// Prepares `sources` (downloading web images), with a progress line on a terminal.
-    func prepare(_ sources: [ImageSource], cache: Bool) async throws -> PreparedImages {
+    func prepare(_ sources: [ImageSource], cache: Bool, thumbnails: Bool = true) async throws -> PreparedImages {
         let needsFetcher = sources.contains { if case .web = $0 { true } else { false } }
         let fetcher = needsFetcher ? ImageFetcher(configuration: configuration) : nil
         let line = ProgressLine(enabled: !quiet)
         let prepared: PreparedImages
         do {
             prepared = try await PreparedImages.prepare(
-                sources, cache: cache, skippingFailed: skipFailed, fetcher: fetcher, progress: line.show
+                sources, cache: cache, thumbnails: thumbnails, skippingFailed: skipFailed, fetcher: fetcher, progress: line.show
             )
         } catch {
             line.finish()

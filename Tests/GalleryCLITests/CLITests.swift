@@ -249,6 +249,17 @@ import Testing
         #expect(listing.output.split(separator: "\n").prefix(2) == ["mimetype", "manifest.json"])
     }
 
+    @Test func cachesWithOrWithoutThumbnails() throws {
+        let files = try folder.distinctImages(2, from: Repository.sampleImage(".jpg")).map(\.lastPathComponent)
+        #expect(try Command.gallery(["create", "With.gallery", "--cache"] + files, in: folder.url).status == 0)
+        #expect(try Command.gallery(["create", "Without.gallery", "--cache", "--no-thumbnails"] + files, in: folder.url).status == 0)
+        let bsdtar = try #require(Command.which("bsdtar"))
+        let with = try Command.run(bsdtar, ["-tf", "With.gallery"], in: folder.url).output
+        let without = try Command.run(bsdtar, ["-tf", "Without.gallery"], in: folder.url).output
+        #expect(with.contains("preview.jpg") && with.components(separatedBy: "thumbnails/").count == 3, "\(with)")
+        #expect(!without.contains("preview.jpg") && !without.contains("thumbnails/"), "\(without)")
+    }
+
     @Test func exportIsByteIdenticalInAnyTimeZone() throws {
         try makeDocument(images: 2)
         #expect(try gallery("export", "Trip.gallery", "--format", "bundle", "--output", "utc.gallery", environment: ["TZ": "UTC"]).status == 0)
