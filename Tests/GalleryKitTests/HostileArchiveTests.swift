@@ -63,6 +63,25 @@ import Testing
         #expect(try Data(contentsOf: url) == before)
     }
 
+    @Test func refusesToUndoToARevisionWhoseBytesAreWrong() throws {
+        let folder = TemporaryFolder()
+        let url = folder.path("history.gallery")
+        let bytes = Data("image bytes".utf8)
+        let sha = ContentHash.of(bytes)
+        let current = TestManifest.object(images: [TestManifest.image(cached: ["path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count, "mediaType": "image/jpeg"])])
+        let earlier = TestManifest.object(images: [TestManifest.image(index: 1, cached: ["path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count + 1, "mediaType": "image/jpeg"])])
+        try RawZip.write(TestManifest.entries(current, more: [
+            RawZip.Entry("images/\(sha).jpg", bytes),
+            RawZip.Entry("history/undo/01.json", TestManifest.data(earlier), deflated: true),
+        ]), to: url)
+        let before = try Data(contentsOf: url)
+        _ = try GalleryDocument(contentsOf: url)
+        let error = #expect(throws: GalleryError.self) { try GalleryDocument.modify(at: url) { try $0.undo() } }
+        #expect(error?.code == .damagedDocument)
+        #expect(error?.reason.contains("history/undo/01.json") == true, "\(error?.reason ?? "")")
+        #expect(try Data(contentsOf: url) == before)
+    }
+
     @Test func rejectsEncryptedEntries() throws {
         let folder = TemporaryFolder()
         let url = folder.path("encrypted.gallery")

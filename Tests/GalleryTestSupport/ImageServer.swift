@@ -88,7 +88,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             elif parts[0] == "status":
                 self.send(int(parts[1]))
             elif parts[0] == "text":
-                self.send(200, b"<html>not an image</html>", "text/html; charset=utf-8")
+                self.send(200, b"not an image, just text", "text/plain; charset=utf-8")
             elif parts[0] == "redirect":
                 count = int(parts[1])
                 target = "/image/" + parts[2] if count <= 1 else "/redirect/%d/%s" % (count - 1, parts[2])

@@ -175,7 +175,8 @@ enum BundleReader {
                 throw GalleryError(.damagedDocument, "image \(offset + 1)\(place) is cached at \(cached.path), which is not in the archive")
             }
             guard size == cached.bytes else {
-                throw GalleryError(.damagedDocument, "image \(offset + 1): \(cached.path) holds \(size) bytes, the manifest says \(cached.bytes)")
+                let place = revision.map { " in \($0)" } ?? ""
+                throw GalleryError(.damagedDocument, "image \(offset + 1)\(place): \(cached.path) holds \(size) bytes, the manifest says \(cached.bytes)")
             }
         }
     }

@@ -121,7 +121,13 @@ public struct GalleryDocument: Sendable {
             case .stored(let name):
                 let data = try BundleReader.readEntries(named: [name], of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
                 guard let manifest = data[name] else { throw GalleryError(.damagedDocument, "\(name) is missing") }
-                return try Manifest.decode(manifest, limits: limits)
+                let revision = try Manifest.decode(manifest, limits: limits)
+                // Restoring it must give a document that opens: its cached bytes are all here.
+                if let contents {
+                    let unsaved = revision.images.filter { $0.cached.map { pendingEntries[$0.path] == nil } ?? false }
+                    try BundleReader.checkReferences(of: Gallery(id: revision.id, images: unsaved), in: contents, revision: name)
+                }
+                return revision
             }
         }
     }
