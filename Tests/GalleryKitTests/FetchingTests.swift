@@ -127,6 +127,22 @@ import Testing
         #expect(prepared.images.first?.isCached == true)
     }
 
+    @Test func retryingAStoredWrapperLinkRecordsTheImageURL() async throws {
+        // As another writer may have stored it: the wrapper link, failed.
+        let inner = server.url("/image/01-dawn.jpg")
+        let wrapper = URL(string: "https://www.bing.com/images/search?mediaurl=\(inner.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")!
+        let failed = GalleryImage(url: wrapper, aspectRatio: 1, status: .failed, error: "offline", caption: "Kept")
+        var document = GalleryDocument(creating: TemporaryFolder().path("Retry.gallery"), gallery: Gallery(title: "Retry", images: [failed]))
+        let fetcher = ImageFetcher()
+        let prepared = try await PreparedImages.prepare([try ImageSource(wrapper)], cache: false, fetcher: fetcher)
+        await fetcher.shutdown()
+        try document.update(imagesWithIDs: [failed.id], from: prepared)
+        let image = try #require(document.gallery.images.first)
+        #expect(image.url == inner)
+        #expect(image.status == .ok && image.error == nil)
+        #expect(image.id == failed.id && image.caption == "Kept")
+    }
+
     @Test func downloadedFilesAreRemovedOnceTheDocumentIsSaved() async throws {
         let folder = TemporaryFolder()
         var spoolFolder: URL?
@@ -169,6 +185,8 @@ final class Recorder: @unchecked Sendable {
 
     @Test(arguments: [
         "https://cdn.example.org/imgres?imgurl=https%3A%2F%2Fother.org%2Fa.jpg",  // not a search engine
+        "https://google.example.net/imgres?imgurl=https%3A%2F%2Fother.org%2Fa.jpg",  // only named like one
+        "https://www.notgoogle.com/imgres?imgurl=https%3A%2F%2Fother.org%2Fa.jpg",
         "https://www.google.com/imgres?imgurl=javascript%3Aalert(1)",  // not http(s)
         "https://www.google.com/search?q=cats",  // a results page, no image
         "https://example.org/photo.jpg",

@@ -123,8 +123,9 @@ extension GalleryDocument {
     }
 
     /// Updates images in place from a new preparation of their sources — a retried download, or
-    /// bytes fetched to cache them — keeping each image's id, caption, URL and fields this
-    /// version does not know. `prepared.images[i]` updates the image with `ids[i]`; images no
+    /// bytes fetched to cache them — keeping each image's id, caption and fields this version
+    /// does not know. The URL becomes the one fetched (a search-engine wrapper link, as another
+    /// writer may have stored it, is replaced by the image's own URL). `prepared.images[i]` updates the image with `ids[i]`; images no
     /// longer in the gallery are skipped.
     /// - Parameter keepingStatusOfFailures: leave images whose new preparation failed as they
     ///   were (caching a working image that cannot be fetched now), instead of marking them failed.
@@ -134,6 +135,7 @@ extension GalleryDocument {
                 guard let offset = gallery.images.firstIndex(where: { $0.id == id }) else { continue }
                 if keepingStatusOfFailures, fresh.hasFailed { continue }
                 var image = gallery.images[offset]
+                image.url = fresh.url
                 image.aspectRatio = fresh.aspectRatio
                 image.width = fresh.width
                 image.height = fresh.height
