@@ -221,16 +221,19 @@ struct CacheAction: EditAction {
     static let configuration = usage("cache [<i> ...]", "Store images' bytes in the document, fetching web images (default: all).", example: "gallery edit Trip.gallery cache 1 2")
 
     @Argument(help: "The images (default: all).") var indices: [ImageIndex] = []
+    @Flag(help: "Make no thumbnails (by default every cached image gets one, old ones included).") var noThumbnails = false
     @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
     func prepare(for document: URL) async throws -> WebRefresh {
-        try await WebRefresh.prepare(document, indices: indices, fetching: fetching) { !$0.isCached && !$0.hasFailed && !$0.url.isFileURL }
+        try await WebRefresh.prepare(document, indices: indices, thumbnails: !noThumbnails, fetching: fetching) {
+            !$0.isCached && !$0.hasFailed && !$0.url.isFileURL
+        }
     }
 
     func apply(_ refresh: WebRefresh, to document: inout GalleryDocument) throws -> String {
         let before = document.gallery.images.count { $0.isCached }
-        let targets = offsets(indices, in: document).filter { document.gallery.images.indices.contains($0) && document.gallery.images[$0].url.isFileURL }
-        if !targets.isEmpty { try document.cacheImages(atOffsets: targets) }
+        let targets = offsets(indices, in: document)
+        if !targets.isEmpty { try document.cacheImages(atOffsets: targets, thumbnails: !noThumbnails) }
         try document.update(imagesWithIDs: refresh.ids, from: refresh.prepared, keepingStatusOfFailures: true)
         let after = document.gallery.images.count { $0.isCached }
         return "cached \(Output.count(after - before, "image")) (\(after) of \(document.gallery.images.count) cached)"
@@ -246,10 +249,11 @@ struct RetryAction: EditAction {
 
     @Argument(help: "The images (default: every failed one).") var indices: [ImageIndex] = []
     @Flag(help: "Store the bytes of the images fetched.") var cache = false
+    @Flag(help: "With --cache, make no thumbnails.") var noThumbnails = false
     @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
     func prepare(for document: URL) async throws -> WebRefresh {
-        try await WebRefresh.prepare(document, indices: indices, cache: cache, fetching: fetching) { $0.hasFailed }
+        try await WebRefresh.prepare(document, indices: indices, cache: cache, thumbnails: !noThumbnails, fetching: fetching) { $0.hasFailed }
     }
 
     func apply(_ refresh: WebRefresh, to document: inout GalleryDocument) throws -> String {
@@ -270,7 +274,8 @@ struct WebRefresh: Sendable {
     var prepared: PreparedImages
 
     static func prepare(
-        _ url: URL, indices: [ImageIndex], cache: Bool = true, fetching: FetchOptions, where wanted: (GalleryImage) -> Bool
+        _ url: URL, indices: [ImageIndex], cache: Bool = true, thumbnails: Bool, fetching: FetchOptions,
+        where wanted: (GalleryImage) -> Bool
     ) async throws -> WebRefresh {
         let document = try GalleryDocument(contentsOf: url)
         let images = document.gallery.images
@@ -285,7 +290,7 @@ struct WebRefresh: Sendable {
         var retrying = fetching
         retrying.skipFailed = false  // one prepared image per id, failed or not
         let sources = try chosen.map { try ImageSource($0.url) }
-        return WebRefresh(ids: chosen.map { $0.id }, prepared: try await retrying.prepare(sources, cache: cache))
+        return WebRefresh(ids: chosen.map { $0.id }, prepared: try await retrying.prepare(sources, cache: cache, thumbnails: thumbnails))
     }
 }
 

@@ -258,6 +258,14 @@ import Testing
         let without = try Command.run(bsdtar, ["-tf", "Without.gallery"], in: folder.url).output
         #expect(with.contains("preview.jpg") && with.components(separatedBy: "thumbnails/").count == 3, "\(with)")
         #expect(!without.contains("preview.jpg") && !without.contains("thumbnails/"), "\(without)")
+
+        // `edit cache` gives the images cached without thumbnails theirs, unless told not to.
+        try FileManager.default.copyItem(at: folder.path("Without.gallery"), to: folder.path("Kept.gallery"))
+        #expect(try gallery("edit", "Kept.gallery", "cache", "--no-thumbnails").status == 0)
+        #expect(!(try Command.run(bsdtar, ["-tf", "Kept.gallery"], in: folder.url).output.contains("thumbnails/")))
+        #expect(try gallery("edit", "Without.gallery", "cache").status == 0)
+        let filled = try Command.run(bsdtar, ["-tf", "Without.gallery"], in: folder.url).output
+        #expect(filled.contains("preview.jpg") && filled.components(separatedBy: "thumbnails/").count == 3, "\(filled)")
     }
 
     @Test func exportIsByteIdenticalInAnyTimeZone() throws {

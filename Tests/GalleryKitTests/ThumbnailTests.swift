@@ -65,6 +65,23 @@ import Testing
         #expect(try entry("preview.jpg", of: url) == first)
     }
 
+    @Test func cachingMakesTheThumbnailsAnOlderWriterLeftOut() throws {
+        // Written by Python's zipfile: two cached images, no thumbnails, no preview.
+        let url = folder.path("old.gallery")
+        try FileManager.default.copyItem(at: Repository.examples.appendingPathComponent("valid/cached-python-zipfile.gallery"), to: url)
+        try GalleryDocument.modify(at: url) { document in
+            try document.cacheImages(atOffsets: Array(document.gallery.images.indices))
+        }
+        let document = try GalleryDocument(contentsOf: url)
+        for image in document.gallery.images {
+            let name = try #require(image.thumbnail)
+            let thumbnail = try size(of: try #require(try entry(name, of: url)))
+            #expect(max(thumbnail.width, thumbnail.height) == 256)
+        }
+        #expect(try entry("preview.jpg", of: url) != nil)
+        #expect(try BundleVerifier.verify(url).revisions == 1)
+    }
+
     @Test func noThumbnailsMeansNoPreview() throws {
         let url = folder.path("Plain.gallery")
         var document = GalleryDocument(creating: url, gallery: Gallery(title: "Plain"))

@@ -19,19 +19,47 @@ extension GalleryDocument {
     /// Stores the bytes of the local images at `offsets` in the document (images cached already,
     /// failed, or on the web are left as they are: web images are cached through
     /// `PreparedImages` and `update(imagesWithIDs:from:)`, which download outside the lock).
+    /// With `thumbnails`, images among `offsets` that are cached but have no thumbnail (bytes
+    /// cached by another writer or an older GalleryKit) get one too, in the same edit.
     /// - Throws: `.fileNotFound` if an image's file is gone.
     public mutating func cacheImages(atOffsets offsets: [Int], thumbnails: Bool = true) throws {
-        let targets = try gallery.validated(offsets).filter {
+        let valid = try gallery.validated(offsets)
+        let targets = valid.filter {
             !gallery.images[$0].isCached && !gallery.images[$0].hasFailed && gallery.images[$0].url.isFileURL
         }
         let prepared = try Self.prepare(targets.map { gallery.images[$0].url }, cache: true, thumbnails: thumbnails)
+        let made = thumbnails ? try missingThumbnails(atOffsets: valid) : [:]
         try edit { gallery in
             for (offset, item) in zip(targets, prepared) {
                 gallery.images[offset].cached = item.image.cached
                 gallery.images[offset].thumbnail = item.image.thumbnail ?? gallery.images[offset].thumbnail
             }
+            for offset in valid {
+                guard gallery.images[offset].thumbnail == nil, let sha256 = gallery.images[offset].cached?.sha256 else { continue }
+                if made[sha256] != nil { gallery.images[offset].thumbnail = BundleLayout.thumbnailPath(sha256: sha256) }
+            }
         }
         for item in prepared { pendingEntries.merge(item.entries) { current, _ in current } }
+        for (sha256, jpeg) in made { pendingEntries[BundleLayout.thumbnailPath(sha256: sha256)] = .data(jpeg) }
+    }
+
+    /// Thumbnails, by digest, for the images at `offsets` whose bytes are in the file but which
+    /// have none. Reads those entries one at a time; an image libvips cannot shrink gets none.
+    private func missingThumbnails(atOffsets offsets: [Int]) throws -> [String: Data] {
+        var wanted: [String: CachedImage] = [:]
+        for offset in offsets {
+            let image = gallery.images[offset]
+            guard image.thumbnail == nil, let cached = image.cached, contents?.contains(cached.path) == true else { continue }
+            wanted[cached.path] = cached
+        }
+        guard !wanted.isEmpty else { return [:] }
+        var made: [String: Data] = [:]
+        try BundleReader.visitEntries(named: Set(wanted.keys), of: url) { name, reader in
+            guard let cached = wanted[name] else { return }
+            let bytes = try reader.readData(maximumBytes: cached.bytes, inflation: limits.inflation)
+            if let jpeg = try? Thumbnailer.jpeg(for: bytes) { made[cached.sha256] = jpeg }
+        }
+        return made
     }
 
     /// Stops storing the bytes of the images at `offsets`; they stay in the file while undo

@@ -24,6 +24,19 @@ public enum Thumbnailer {
         return LibVips.takeBuffer(buffer, length: length)
     }
 
+    /// A thumbnail of an image held in memory (bytes cached in a document).
+    /// - Throws: `.notAnImage` if libvips cannot make one.
+    public static func jpeg(for image: Data) throws -> Data {
+        try LibVips.start.get()
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        let status = image.withUnsafeBytes { bytes in
+            gallerykit_vips_thumbnail(nil, bytes.baseAddress, bytes.count, Int32(longEdge), &buffer, &length)
+        }
+        guard status == 0 else { throw GalleryError(.notAnImage, "cannot make a thumbnail (\(LibVips.takeError()))") }
+        return LibVips.takeBuffer(buffer, length: length)
+    }
+
     /// A contact sheet of `thumbnails` (JPEGs), `previewAcross` to a row.
     static func previewJPEG(of thumbnails: [Data]) throws -> Data {
         try LibVips.start.get()
