@@ -3,6 +3,8 @@ import GalleryKit
 
 /// The documented exit statuses (sysexits.h), in one place.
 enum ExitStatus {
+    /// The document was saved, but some web images could not be fetched (each is listed on stderr).
+    static let someImagesFailed: Int32 = 2
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66

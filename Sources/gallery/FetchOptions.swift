@@ -77,15 +77,12 @@ struct ByteCount: ExpressibleByArgument {
 
 /// Lists what could not be fetched on stderr, one line each, and says whether all went well.
 enum FetchReport {
-    /// The exit status when the document was saved but some web images failed.
-    static let someFailedStatus: Int32 = 2
-
-    /// Prints one line per failure and, if there were any, ends with `someFailedStatus`.
+    /// Prints one line per failure and, if there were any, ends with `ExitStatus.someImagesFailed`.
     static func finish(_ failures: [PreparedImages.Failure], skipped: Bool, verb: String? = nil) throws {
         for failure in failures {
             let what = verb ?? (skipped ? "skipped" : "added as failed")
             FileHandle.standardError.write(Data("gallery: \(what): \(failure.source): \(failure.reason)\n".utf8))
         }
-        if !failures.isEmpty { throw ExitCode(someFailedStatus) }
+        if !failures.isEmpty { throw ExitCode(ExitStatus.someImagesFailed) }
     }
 }

@@ -9,6 +9,7 @@ import NIOHTTP1
 ///
 /// Owns an `HTTPClient`; call `shutdown()` when done.
 public final class ImageFetcher: Sendable {
+    /// Limits and parallelism of a fetcher; the defaults are the CLI's.
     public struct Configuration: Sendable {
         /// Downloads running at once.
         public var concurrency = 8
@@ -23,6 +24,7 @@ public final class ImageFetcher: Sendable {
         /// Redirects followed (cycles are refused).
         public var maximumRedirects = 5
 
+        /// The defaults: 8 at once, 60 s per image, 64 MiB, 5 redirects.
         public init() {}
     }
 
@@ -45,6 +47,7 @@ public final class ImageFetcher: Sendable {
     public let configuration: Configuration
     private let client: HTTPClient
 
+    /// Creates a fetcher with its own HTTP client, configured from `configuration`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         // Set explicitly: the shared client's defaults are a browser's (20 redirects, no read timeout).
@@ -57,6 +60,7 @@ public final class ImageFetcher: Sendable {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
     }
 
+    /// Closes the HTTP client's connections; call once, when no download is running.
     public func shutdown() async {
         try? await client.shutdown()
     }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Where an image comes from: a local file, or a URL on the web (what a drop from a browser gives).
 public enum ImageSource: Sendable, Hashable, CustomStringConvertible {
+    /// A local file, by its `file:` URL.
     case file(URL)
+    /// An `http:` or `https:` URL, already unwrapped.
     case web(URL)
 
     /// Classifies `url`: `file:` URLs are files; `http:` and `https:` URLs are fetched, after
