@@ -143,6 +143,18 @@ import Testing
         #expect(image.id == failed.id && image.caption == "Kept")
     }
 
+    @Test func aSpoolAKilledProcessLeftIsRemovedADayLater() throws {
+        let temporary = FileManager.default.temporaryDirectory
+        let old = temporary.appendingPathComponent(DownloadSpool.prefix + "old-" + UUID().uuidString)
+        let recent = temporary.appendingPathComponent(DownloadSpool.prefix + "recent-" + UUID().uuidString)
+        for folder in [old, recent] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: recent) }
+        try FileManager.default.setAttributes([.modificationDate: Date.now.addingTimeInterval(-2 * 24 * 3600)], ofItemAtPath: old.path)
+        _ = try DownloadSpool()
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(FileManager.default.fileExists(atPath: recent.path))
+    }
+
     @Test func downloadedFilesAreRemovedOnceTheDocumentIsSaved() async throws {
         let folder = TemporaryFolder()
         var spoolFolder: URL?

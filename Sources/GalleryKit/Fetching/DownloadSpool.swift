@@ -7,8 +7,11 @@ import Foundation
 public final class DownloadSpool: Sendable {
     let folder: URL
 
+    static let prefix = "gallerykit-downloads-"
+
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("gallerykit-downloads-\(UUID().uuidString)")
+        Self.removeAbandoned(olderThan: 24 * 60 * 60)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(Self.prefix + UUID().uuidString)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -21,5 +24,20 @@ public final class DownloadSpool: Sendable {
 
     deinit {
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Removes spools a killed process left (a signal skips `deinit`). Only old ones: a spool
+    /// lives for one command, and a day is far longer than any command runs.
+    static func removeAbandoned(olderThan age: TimeInterval) {
+        let temporary = FileManager.default.temporaryDirectory
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: temporary.path) else { return }
+        let cutoff = Date.now.addingTimeInterval(-age)
+        for name in names where name.hasPrefix(prefix) {
+            let folder = temporary.appendingPathComponent(name)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date,
+                  modified < cutoff
+            else { continue }
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 }
