@@ -160,10 +160,6 @@ void gallerykit_vips_free(void *buffer) {
     g_free(buffer);
 }
 
-VipsImage *gallerykit_vips_open_header_buffer(const void *bytes, size_t length) {
-    return vips_image_new_from_buffer(bytes, length, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-}
-
 void gallerykit_vips_take_error(char *buffer, size_t capacity) {
     const char *message = vips_error_buffer();
     if (capacity > 0) {

@@ -40,19 +40,18 @@ struct FetchOptions: ParsableArguments {
         let needsFetcher = sources.contains { if case .web = $0 { true } else { false } }
         let fetcher = needsFetcher ? ImageFetcher(configuration: configuration) : nil
         let line = ProgressLine(enabled: !quiet)
-        let prepared: PreparedImages
+        let outcome: Result<PreparedImages, any Error>
         do {
-            prepared = try await PreparedImages.prepare(
+            outcome = .success(try await PreparedImages.prepare(
                 sources, cache: cache, thumbnails: thumbnails, skippingFailed: skipFailed, fetcher: fetcher, progress: line.show
-            )
+            ))
         } catch {
-            line.finish()
-            await fetcher?.shutdown()
-            throw error
+            outcome = .failure(error)
         }
+        // Whatever happened: end the progress line and close the client (it cannot be deferred: async).
         line.finish()
         await fetcher?.shutdown()
-        return prepared
+        return try outcome.get()
     }
 }
 

@@ -12,9 +12,6 @@ int gallerykit_vips_start(void);
 /// for JPEG, PNG and WebP). Returns NULL and leaves the vips error buffer set on failure.
 VipsImage *gallerykit_vips_open_header(const char *path);
 
-/// Opens an image from memory for header access. The bytes must outlive the image.
-VipsImage *gallerykit_vips_open_header_buffer(const void *bytes, size_t length);
-
 /// Makes a JPEG thumbnail whose long edge is at most `size` pixels (shrink-on-load, EXIF
 /// orientation applied, alpha flattened on white, sRGB), from the file at `path` or, when
 /// `path` is NULL, from `length` bytes at `bytes`. On success returns 0 and sets `*jpeg` (free

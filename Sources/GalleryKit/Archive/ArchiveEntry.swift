@@ -22,14 +22,6 @@ struct ArchiveEntry: Sendable, Equatable {
     /// `bzip2`, `lzma`, `xz`…; `nil` if it did not say.
     var compression: String?
 
-    init(name: String, kind: Kind, declaredSize: Int64?, isEncrypted: Bool, compression: String? = nil) {
-        self.name = name
-        self.kind = kind
-        self.declaredSize = declaredSize
-        self.isEncrypted = isEncrypted
-        self.compression = compression
-    }
-
     /// Reads the fields of a libarchive entry; `formatName` is the archive's format name after
     /// reading the entry's header, which for zip ends with the entry's method: "ZIP 2.0 (deflation)".
     init(_ entry: OpaquePointer, formatName: String?) throws {

@@ -166,16 +166,22 @@ enum BundleReader {
     }
 
     /// Spec §manifest: every cached image's entry exists and has the size the manifest records.
-    /// - Parameter revision: the undo or redo revision `gallery` comes from, if it is not the manifest.
-    static func checkReferences(of gallery: Gallery, in contents: BundleContents, revision: String? = nil) throws {
+    /// - Parameters:
+    ///   - revision: the undo or redo revision `gallery` comes from, if it is not the manifest.
+    ///   - supplied: entries that will be written from elsewhere (bytes cached since opening).
+    static func checkReferences(
+        of gallery: Gallery,
+        in contents: BundleContents,
+        revision: String? = nil,
+        supplied: Set<String> = []
+    ) throws {
+        let place = revision.map { " in \($0)" } ?? ""
         for (offset, image) in gallery.images.enumerated() {
-            guard let cached = image.cached else { continue }
+            guard let cached = image.cached, !supplied.contains(cached.path) else { continue }
             guard let size = contents.sizes[cached.path] else {
-                let place = revision.map { " in \($0)" } ?? ""
                 throw GalleryError(.damagedDocument, "image \(offset + 1)\(place) is cached at \(cached.path), which is not in the archive")
             }
             guard size == cached.bytes else {
-                let place = revision.map { " in \($0)" } ?? ""
                 throw GalleryError(.damagedDocument, "image \(offset + 1)\(place): \(cached.path) holds \(size) bytes, the manifest says \(cached.bytes)")
             }
         }

@@ -9,11 +9,7 @@ extension GalleryDocument {
     /// - Returns: the new images.
     @discardableResult
     public mutating func insertImages(fromFiles files: [URL], at offset: Int? = nil, cache: Bool = false) throws -> [GalleryImage] {
-        let prepared = try Self.prepare(files, cache: cache, thumbnails: cache)
-        let images = prepared.map(\.image)
-        try edit { try $0.insert(contentsOf: images, at: offset ?? $0.images.count) }
-        for item in prepared { pendingEntries.merge(item.entries) { current, _ in current } }
-        return images
+        try insert(PreparedImages(files: files, cache: cache, thumbnails: cache), at: offset)
     }
 
     /// Stores the bytes of the local images at `offsets` in the document (images cached already,
@@ -39,8 +35,8 @@ extension GalleryDocument {
                 if made[sha256] != nil { gallery.images[offset].thumbnail = BundleLayout.thumbnailPath(sha256: sha256) }
             }
         }
-        for item in prepared { pendingEntries.merge(item.entries) { current, _ in current } }
-        for (sha256, jpeg) in made { pendingEntries[BundleLayout.thumbnailPath(sha256: sha256)] = .data(jpeg) }
+        adopt(PreparedImage.entries(of: prepared))
+        adopt(Dictionary(uniqueKeysWithValues: made.map { (BundleLayout.thumbnailPath(sha256: $0.key), .data($0.value)) }))
     }
 
     /// Thumbnails, by digest, for the images at `offsets` whose bytes are in the file but which
@@ -76,16 +72,34 @@ extension GalleryDocument {
         var image: GalleryImage
         /// Entries to write, by name: the cached bytes and the thumbnail.
         var entries: [String: BundleWriter.Entry.Source] = [:]
+
+        /// The entries of all of `items`.
+        static func entries(of items: [PreparedImage]) -> [String: BundleWriter.Entry.Source] {
+            items.reduce(into: [:]) { all, item in all.merge(item.entries) { current, _ in current } }
+        }
     }
 
-    /// Probes (and, when caching, hashes) files concurrently, keeping their order.
+    /// Bytes to write at the next save, from a preparation; entries already pending stay.
+    mutating func adopt(_ entries: [String: BundleWriter.Entry.Source]) {
+        pendingEntries.merge(entries) { current, _ in current }
+    }
+
+    /// Probes local files (and, when caching, hashes them) concurrently, keeping their order.
+    /// - Throws: the first failure in order.
     static func prepare(_ files: [URL], cache: Bool, thumbnails: Bool) throws -> [PreparedImage] {
+        let files = files.map { ($0.standardizedFileURL, $0.standardizedFileURL) }
+        return try prepare(files, cache: cache, thumbnails: thumbnails).map { try $0.get() }
+    }
+
+    /// Prepares files on all cores, each recorded under its own URL; one result each, in order.
+    static func prepare(
+        _ files: [(file: URL, recordedAs: URL)], cache: Bool, thumbnails: Bool
+    ) -> [Result<PreparedImage, any Error>] {
         let results = ResultSlots<PreparedImage>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let file = files[index].standardizedFileURL
-            results[index] = Result { try prepare(file, recordedAs: file, cache: cache, thumbnails: thumbnails) }
+            results[index] = Result { try prepare(files[index].file, recordedAs: files[index].recordedAs, cache: cache, thumbnails: thumbnails) }
         }
-        return try results.values()
+        return results.results()
     }
 
     /// Probes `file` for an image the gallery records as `url`; when caching, hashes it and
@@ -127,6 +141,7 @@ final class ResultSlots<Value: Sendable>: @unchecked Sendable {
 
     /// The values in order, or the first error in order.
     func values() throws -> [Value] {
-        try lock.withLock { slots }.map { try $0!.get() }
+        try results().map { try $0.get() }
     }
+
 }

@@ -124,8 +124,7 @@ public struct GalleryDocument: Sendable {
                 let revision = try Manifest.decode(manifest, limits: limits)
                 // Restoring it must give a document that opens: its cached bytes are all here.
                 if let contents {
-                    let unsaved = revision.images.filter { $0.cached.map { pendingEntries[$0.path] == nil } ?? false }
-                    try BundleReader.checkReferences(of: Gallery(id: revision.id, images: unsaved), in: contents, revision: name)
+                    try BundleReader.checkReferences(of: revision, in: contents, revision: name, supplied: Set(pendingEntries.keys))
                 }
                 return revision
             }
@@ -252,7 +251,7 @@ extension GalleryDocument {
         if shown == previewShows {
             return .init(name: BundleLayout.previewName, source: .archived(url, name: BundleLayout.previewName), compression: .stored)
         }
-        guard let thumbnails = try? shown.map(bytes(ofEntry:)), let jpeg = try? Thumbnailer.previewJPEG(of: thumbnails) else { return nil }
+        guard let thumbnails = try? bytes(ofEntries: shown), let jpeg = try? Thumbnailer.previewJPEG(of: thumbnails) else { return nil }
         return .init(name: BundleLayout.previewName, source: .data(jpeg), compression: .stored)
     }
 
@@ -262,17 +261,25 @@ extension GalleryDocument {
         return Array(available.prefix(Thumbnailer.previewCount))
     }
 
-    /// The bytes of a small entry (a thumbnail) that will be written, wherever they are now.
-    private func bytes(ofEntry name: String) throws -> Data {
+    /// The bytes of small entries (thumbnails) that will be written, wherever they are now, in
+    /// the order of `names`. Entries of one archive are read in one pass over it.
+    private func bytes(ofEntries names: [String]) throws -> [Data] {
         let limit: Int64 = 16 << 20
-        switch pendingEntries[name] {
-        case .data(let data)?: return data
-        case .file(let file, _)?: return try Data(contentsOf: file)
-        case .archived(let source, let stored)?:
-            return try BundleReader.readEntries(named: [stored], of: source, maximumBytes: limit, limits: limits)[stored] ?? Data()
-        case nil:
-            return try BundleReader.readEntries(named: [name], of: url, maximumBytes: limit, limits: limits)[name] ?? Data()
+        var archived: [URL: [String: String]] = [:]  // archive → stored name → entry name
+        var found: [String: Data] = [:]
+        for name in names {
+            switch pendingEntries[name] {
+            case .data(let data)?: found[name] = data
+            case .file(let file, _)?: found[name] = try Data(contentsOf: file)
+            case .archived(let source, let stored)?: archived[source, default: [:]][stored] = name
+            case nil: archived[url, default: [:]][name] = name
+            }
         }
+        for (source, wanted) in archived {
+            let data = try BundleReader.readEntries(named: Set(wanted.keys), of: source, maximumBytes: limit, limits: limits)
+            for (stored, name) in wanted { found[name] = data[stored] ?? Data() }
+        }
+        return names.map { found[$0] ?? Data() }
     }
 
     /// Entries of the old file carried over as they are: thumbnails still in use, and extension

@@ -77,10 +77,19 @@ public struct PreparedImages: Sendable {
                 }
             }
         }
-        let prepared = slots.compactMap { $0 }
-        var entrySources: [String: BundleWriter.Entry.Source] = [:]
-        for item in prepared { entrySources.merge(item.entries) { current, _ in current } }
-        return PreparedImages(images: prepared.map(\.image), failures: failures.sorted { $0.position < $1.position }, sources: entrySources, spool: spool)
+        return PreparedImages(slots.compactMap { $0 }, failures: failures.sorted { $0.position < $1.position }, spool: spool)
+    }
+
+    /// Local files, prepared on all cores; throws at the first that is missing or not an image.
+    init(files: [URL], cache: Bool, thumbnails: Bool) throws {
+        self.init(try GalleryDocument.prepare(files, cache: cache, thumbnails: thumbnails))
+    }
+
+    private init(_ prepared: [GalleryDocument.PreparedImage], failures: [Failure] = [], spool: DownloadSpool? = nil) {
+        images = prepared.map(\.image)
+        self.failures = failures
+        sources = GalleryDocument.PreparedImage.entries(of: prepared)
+        self.spool = spool
     }
 }
 
@@ -94,23 +103,22 @@ extension GalleryDocument {
     static func prepareDownloads(
         _ downloads: [(url: URL, outcome: ImageFetcher.Outcome)], cache: Bool, thumbnails: Bool
     ) -> [Result<PreparedImage, FailureReason>] {
-        let results = ResultSlots<PreparedImage>(count: downloads.count)
-        DispatchQueue.concurrentPerform(iterations: downloads.count) { index in
-            let (url, outcome) = downloads[index]
-            results[index] = Result {
-                switch outcome {
-                case .failed(let reason):
-                    throw FailureReason(text: reason)
-                case .downloaded(let file, _):
-                    do {
-                        return try prepare(file, recordedAs: url, cache: cache, thumbnails: thumbnails)
-                    } catch let error as GalleryError where error.code == .notAnImage {
-                        throw FailureReason(text: "not an image (\(error.reason))")
-                    }
+        var files: [(file: URL, recordedAs: URL)] = []
+        for (url, outcome) in downloads {
+            if case .downloaded(let file, _) = outcome { files.append((file, url)) }
+        }
+        var prepared = prepare(files, cache: cache, thumbnails: thumbnails).makeIterator()
+        return downloads.map { _, outcome in
+            switch outcome {
+            case .failed(let reason):
+                return .failure(FailureReason(text: reason))
+            case .downloaded:
+                return prepared.next()!.mapError { error in
+                    guard let error = error as? GalleryError, error.code == .notAnImage else { return FailureReason(text: "\(error)") }
+                    return FailureReason(text: "not an image (\(error.reason))")
                 }
             }
         }
-        return results.results().map { result in result.mapError { $0 as? FailureReason ?? FailureReason(text: "\($0)") } }
     }
 
     /// Puts prepared images in at `offset` (the end when `nil`).
@@ -150,7 +158,7 @@ extension GalleryDocument {
     }
 
     private mutating func adopt(_ prepared: PreparedImages) {
-        pendingEntries.merge(prepared.sources) { current, _ in current }
+        adopt(prepared.sources)
         if let spool = prepared.spool { spools.append(spool) }
     }
 }

@@ -15,37 +15,40 @@ public enum Thumbnailer {
     /// A thumbnail of the image file at `url`: shrink-on-load, EXIF orientation applied.
     /// - Throws: `.notAnImage` if libvips cannot make one.
     public static func jpeg(forFileAt url: URL) throws -> Data {
-        try LibVips.start.get()
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        guard gallerykit_vips_thumbnail(url.path, nil, 0, Int32(longEdge), &buffer, &length) == 0 else {
-            throw GalleryError(.notAnImage, url: url, "cannot make a thumbnail (\(LibVips.takeError()))")
+        try encode(failure: { GalleryError(.notAnImage, url: url, "cannot make a thumbnail (\($0))") }) { buffer, length in
+            gallerykit_vips_thumbnail(url.path, nil, 0, Int32(longEdge), buffer, length)
         }
-        return LibVips.takeBuffer(buffer, length: length)
     }
 
     /// A thumbnail of an image held in memory (bytes cached in a document).
     /// - Throws: `.notAnImage` if libvips cannot make one.
     public static func jpeg(for image: Data) throws -> Data {
-        try LibVips.start.get()
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        let status = image.withUnsafeBytes { bytes in
-            gallerykit_vips_thumbnail(nil, bytes.baseAddress, bytes.count, Int32(longEdge), &buffer, &length)
+        try encode(failure: { GalleryError(.notAnImage, "cannot make a thumbnail (\($0))") }) { buffer, length in
+            image.withUnsafeBytes { bytes in
+                gallerykit_vips_thumbnail(nil, bytes.baseAddress, bytes.count, Int32(longEdge), buffer, length)
+            }
         }
-        guard status == 0 else { throw GalleryError(.notAnImage, "cannot make a thumbnail (\(LibVips.takeError()))") }
-        return LibVips.takeBuffer(buffer, length: length)
     }
 
     /// A contact sheet of `thumbnails` (JPEGs), `previewAcross` to a row.
     static func previewJPEG(of thumbnails: [Data]) throws -> Data {
+        try encode(failure: { GalleryError(.notAnImage, "cannot make the document preview (\($0))") }) { buffer, length in
+            withBuffers(thumbnails) { pointers, lengths in
+                gallerykit_vips_contact_sheet(pointers, lengths, Int32(thumbnails.count), Int32(previewAcross), Int32(previewCell), buffer, length)
+            }
+        }
+    }
+
+    /// Runs a shim call that makes a JPEG in a libvips buffer, and takes the buffer.
+    /// - Parameter failure: the error to throw, given libvips' message.
+    private static func encode(
+        failure: (String) -> GalleryError,
+        _ call: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
+    ) throws -> Data {
         try LibVips.start.get()
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        let status: Int32 = withBuffers(thumbnails) { pointers, lengths in
-            gallerykit_vips_contact_sheet(pointers, lengths, Int32(thumbnails.count), Int32(previewAcross), Int32(previewCell), &buffer, &length)
-        }
-        guard status == 0 else { throw GalleryError(.notAnImage, "cannot make the document preview (\(LibVips.takeError()))") }
+        guard call(&buffer, &length) == 0 else { throw failure(LibVips.takeError()) }
         return LibVips.takeBuffer(buffer, length: length)
     }
 
