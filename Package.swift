@@ -26,8 +26,9 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"]), .brew(["vips"])]
         ),
-        // libvips' API is variadic (NULL-terminated option lists); Swift cannot call those.
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libvips' API is variadic (NULL-terminated option lists); Swift cannot call those. The
+        // shim loads libvips with dlopen when first needed, so it does not build against CVips.
+        .target(name: "CVipsShim"),
         .target(
             name: "GalleryKit",
             dependencies: [
@@ -44,7 +45,7 @@ let package = Package(
             dependencies: [
                 "GalleryKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
         ),
         // Builders for the tests' own inputs: temporary folders, sample images, raw (hostile) zips.
         .target(
@@ -52,10 +53,17 @@ let package = Package(
             dependencies: ["CArchive"],
             path: "Tests/GalleryTestSupport"
         ),
+        // The shim's declarations of the libvips API, compiled against libvips' headers.
+        .target(
+            name: "CVipsAPICheck",
+            dependencies: ["CVips"],
+            path: "Tests/CVipsAPICheck"
+        ),
         .testTarget(
             name: "GalleryKitTests",
             dependencies: [
                 "GalleryKit",
+                "CVipsAPICheck",
                 "GalleryTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

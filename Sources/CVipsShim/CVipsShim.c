@@ -1,38 +1,93 @@
 #include "CVipsShim.h"
+#include "VipsAPI.h"
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void ignore_message(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+/* Every libvips and GLib function the shim calls, reached through a pointer that
+ * `load_library` fills with dlsym; types from VipsAPI.h. */
+#define GALLERYKIT_DECLARE(name, result, parameters) static gallerykit_##name##_fn p_##name;
+GALLERYKIT_VIPS_API(GALLERYKIT_DECLARE)
+
+/* Why loading failed, for `gallerykit_vips_take_error` when there is no libvips to ask. */
+static char load_failure[512];
+static int load_status = -1;
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+
+static void *open_library(void) {
+    static const char *names[] = {"libvips.so.42", "libvips.so", "libvips.42.dylib", "libvips.dylib"};
+    for (size_t index = 0; index < sizeof names / sizeof names[0]; index++) {
+        void *handle = dlopen(names[index], RTLD_NOW | RTLD_GLOBAL);
+        if (handle != NULL) {
+            return handle;
+        }
+    }
+    const char *reason = dlerror();
+    snprintf(load_failure, sizeof load_failure,
+             "cannot load libvips (libvips.so.42): %s; install libvips (Debian: libvips42)", reason ? reason : "not found");
+    return NULL;
+}
+
+static int load_library(void) {
+    void *handle = open_library();
+    if (handle == NULL) {
+        return -1;
+    }
+#define GALLERYKIT_LOAD(name, result, parameters)                                                 \
+    p_##name = (gallerykit_##name##_fn) dlsym(handle, #name);                                     \
+    if (p_##name == NULL) {                                                                       \
+        snprintf(load_failure, sizeof load_failure, "libvips has no function %s (too old?)", #name); \
+        return -1;                                                                                \
+    }
+    GALLERYKIT_VIPS_API(GALLERYKIT_LOAD)
+    return 0;
+}
+
+static void ignore_message(const char *domain, int level, const char *message, void *data) {
     (void) domain; (void) level; (void) message; (void) data;
 }
 
-int gallerykit_vips_start(void) {
-    if (vips_init("gallerykit") != 0) {
-        return -1;
+static void start_once(void) {
+    if (load_library() != 0) {
+        return;
+    }
+    if (p_vips_init("gallerykit") != 0) {
+        return;
     }
     /* Decoder warnings ("Premature end of JPEG file") would go to stderr; a library must not
      * print. Errors still reach callers through the error buffer. */
-    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, ignore_message, NULL);
-    vips_block_untrusted_set(TRUE);
+    p_g_log_set_handler("VIPS", GALLERYKIT_G_LOG_LEVEL_WARNING | GALLERYKIT_G_LOG_LEVEL_MESSAGE | GALLERYKIT_G_LOG_LEVEL_INFO, ignore_message, NULL);
+    p_vips_block_untrusted_set(1);
     /* Only the loaders ImageProbe accepts ever see untrusted bytes: block every loader, then
      * let these families back in. Blocked loaders are not even asked to sniff a file, which
      * also keeps probing to one open per file. */
-    vips_operation_block_set("VipsForeignLoad", TRUE);
+    p_vips_operation_block_set("VipsForeignLoad", 1);
     static const char *allowed[] = {
         "VipsForeignLoadJpeg", "VipsForeignLoadPng", "VipsForeignLoadWebp",
         "VipsForeignLoadNsgif", "VipsForeignLoadTiff", "VipsForeignLoadHeif",
     };
     for (size_t index = 0; index < sizeof allowed / sizeof allowed[0]; index++) {
-        vips_operation_block_set(allowed[index], FALSE);
+        p_vips_operation_block_set(allowed[index], 0);
     }
-    vips_cache_set_max(0);
+    p_vips_cache_set_max(0);
     /* Thumbnails run one per core in parallel; more threads per image only contend. */
-    vips_concurrency_set(1);
-    vips_cache_set_max_files(0);
-    return 0;
+    p_vips_concurrency_set(1);
+    p_vips_cache_set_max_files(0);
+    load_status = 0;
+}
+
+int gallerykit_vips_start(void) {
+    pthread_once(&load_once, start_once);
+    return load_status;
+}
+
+int gallerykit_vips_is_loaded(void) {
+    return p_vips_init != NULL;
 }
 
 /* A source for the regular, non-empty file at `path`, or NULL with the error buffer set.
@@ -42,70 +97,86 @@ int gallerykit_vips_start(void) {
  * (openslide opens it as an SQLite database, even when blocked) never get one. libvips treats a
  * source it cannot map as a pipe: an empty file then trips an assertion that aborts the process
  * (8.14), and a device such as /dev/zero would be read forever, so those are refused here. */
-static VipsSource *open_source(const char *path) {
+static struct _VipsSource *open_source(const char *path) {
     int descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block the open */
     if (descriptor < 0) {
-        vips_error_system(errno, "gallerykit", "cannot open %s", path);
+        p_vips_error_system(errno, "gallerykit", "cannot open %s", path);
         return NULL;
     }
     struct stat status;
     if (fstat(descriptor, &status) != 0 || !S_ISREG(status.st_mode) || status.st_size == 0) {
-        vips_error("gallerykit", "%s", S_ISREG(status.st_mode) ? "the file is empty" : "not a regular file");
+        p_vips_error("gallerykit", "%s", S_ISREG(status.st_mode) ? "the file is empty" : "not a regular file");
         close(descriptor);
         return NULL;
     }
-    VipsSource *source = vips_source_new_from_descriptor(descriptor);
+    struct _VipsSource *source = p_vips_source_new_from_descriptor(descriptor);
     close(descriptor); /* the source holds its own duplicate */
     return source;
 }
 
-VipsImage *gallerykit_vips_open_header(const char *path) {
-    VipsSource *source = open_source(path);
+int gallerykit_vips_header(const char *path, int *width, int *height, int *swaps_width_and_height,
+                           char *loader, size_t capacity) {
+    struct _VipsSource *source = open_source(path);
     if (source == NULL) {
-        return NULL;
+        return -1;
     }
-    VipsImage *image = vips_image_new_from_source(source, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
-    g_object_unref(source);
-    return image;
+    struct _VipsImage *image = p_vips_image_new_from_source(source, "", "access", GALLERYKIT_VIPS_ACCESS_SEQUENTIAL, NULL);
+    p_g_object_unref(source);
+    if (image == NULL) {
+        return -1;
+    }
+    *width = p_vips_image_get_width(image);
+    *height = p_vips_image_get_height(image);
+    *swaps_width_and_height = p_vips_image_get_orientation_swap(image);
+    const char *name = NULL;
+    if (capacity > 0) {
+        loader[0] = '\0';
+        if (p_vips_image_get_string(image, "vips-loader", &name) == 0 && name != NULL) {
+            strncpy(loader, name, capacity - 1);
+            loader[capacity - 1] = '\0';
+        }
+    }
+    p_g_object_unref(image);
+    return 0;
 }
 
 /* sRGB, three bands, no alpha: what a JPEG cell of a sheet expects. Takes `image`'s reference. */
-static VipsImage *to_opaque_srgb(VipsImage *image) {
-    VipsImage *result = image;
-    if (vips_image_hasalpha(result)) {
-        VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
-        VipsImage *flat = NULL;
-        int failed = vips_flatten(result, &flat, "background", white, NULL);
-        vips_area_unref(VIPS_AREA(white));
-        g_object_unref(result);
+static struct _VipsImage *to_opaque_srgb(struct _VipsImage *image) {
+    struct _VipsImage *result = image;
+    if (p_vips_image_hasalpha(result)) {
+        struct _VipsArrayDouble *white = p_vips_array_double_newv(1, 255.0);
+        struct _VipsImage *flat = NULL;
+        int failed = p_vips_flatten(result, &flat, "background", white, NULL);
+        p_vips_area_unref((struct _VipsArea *) white);
+        p_g_object_unref(result);
         if (failed) {
             return NULL;
         }
         result = flat;
     }
-    VipsImage *srgb = NULL;
-    int failed = vips_colourspace(result, &srgb, VIPS_INTERPRETATION_sRGB, NULL);
-    g_object_unref(result);
+    struct _VipsImage *srgb = NULL;
+    int failed = p_vips_colourspace(result, &srgb, GALLERYKIT_VIPS_INTERPRETATION_SRGB, NULL);
+    p_g_object_unref(result);
     return failed ? NULL : srgb;
 }
 
-static int save_jpeg(VipsImage *image, void **jpeg, size_t *jpeg_length) {
-    return vips_jpegsave_buffer(image, jpeg, jpeg_length, "Q", 80, "strip", TRUE, "optimize_coding", TRUE, NULL);
+static int save_jpeg(struct _VipsImage *image, void **jpeg, size_t *jpeg_length) {
+    return p_vips_jpegsave_buffer(image, jpeg, jpeg_length, "Q", 80, "strip", 1, "optimize_coding", 1, NULL);
 }
 
-static VipsImage *thumbnail(const char *path, const void *bytes, size_t length, int size) {
-    VipsImage *image = NULL;
+static struct _VipsImage *thumbnail(const char *path, const void *bytes, size_t length, int size) {
+    struct _VipsImage *image = NULL;
     if (path != NULL) {
-        VipsSource *source = open_source(path);
+        struct _VipsSource *source = open_source(path);
         if (source == NULL) {
             return NULL;
         }
-        int failed = vips_thumbnail_source(source, &image, size, "height", size, "size", VIPS_SIZE_DOWN, NULL);
-        g_object_unref(source);
+        int failed = p_vips_thumbnail_source(source, &image, size, "height", size, "size", GALLERYKIT_VIPS_SIZE_DOWN, NULL);
+        p_g_object_unref(source);
         if (failed) {
             return NULL;
         }
-    } else if (vips_thumbnail_buffer((void *) bytes, length, &image, size, "height", size, "size", VIPS_SIZE_DOWN, NULL)) {
+    } else if (p_vips_thumbnail_buffer((void *) bytes, length, &image, size, "height", size, "size", GALLERYKIT_VIPS_SIZE_DOWN, NULL)) {
         return NULL;
     }
     return to_opaque_srgb(image);
@@ -113,58 +184,65 @@ static VipsImage *thumbnail(const char *path, const void *bytes, size_t length, 
 
 int gallerykit_vips_thumbnail(const char *path, const void *bytes, size_t length, int size,
                               void **jpeg, size_t *jpeg_length) {
-    VipsImage *image = thumbnail(path, bytes, length, size);
+    struct _VipsImage *image = thumbnail(path, bytes, length, size);
     if (image == NULL) {
         return -1;
     }
     int failed = save_jpeg(image, jpeg, jpeg_length);
-    g_object_unref(image);
+    p_g_object_unref(image);
     return failed ? -1 : 0;
 }
 
 int gallerykit_vips_contact_sheet(const void *const *jpegs, const size_t *lengths, int count,
                                   int across, int cell, void **jpeg, size_t *jpeg_length) {
     if (count < 1 || count > 16 || across < 1) {
-        vips_error("gallerykit", "a contact sheet holds 1 to 16 images");
+        p_vips_error("gallerykit", "a contact sheet holds 1 to 16 images");
         return -1;
     }
-    VipsImage *cells[16] = {NULL};
-    VipsArrayDouble *white = vips_array_double_newv(3, 255.0, 255.0, 255.0);
+    struct _VipsImage *cells[16] = {NULL};
+    struct _VipsArrayDouble *white = p_vips_array_double_newv(3, 255.0, 255.0, 255.0);
     int failed = 0;
     for (int index = 0; index < count && !failed; index++) {
-        VipsImage *small = thumbnail(NULL, jpegs[index], lengths[index], cell);
-        failed = small == NULL || vips_gravity(small, &cells[index], VIPS_COMPASS_DIRECTION_CENTRE, cell, cell,
-                                               "extend", VIPS_EXTEND_BACKGROUND, "background", white, NULL);
+        struct _VipsImage *small = thumbnail(NULL, jpegs[index], lengths[index], cell);
+        failed = small == NULL || p_vips_gravity(small, &cells[index], GALLERYKIT_VIPS_COMPASS_DIRECTION_CENTRE, cell, cell,
+                                               "extend", GALLERYKIT_VIPS_EXTEND_BACKGROUND, "background", white, NULL);
         if (small != NULL) {
-            g_object_unref(small);
+            p_g_object_unref(small);
         }
     }
-    VipsImage *sheet = NULL;
+    struct _VipsImage *sheet = NULL;
     if (!failed) {
-        failed = vips_arrayjoin(cells, &sheet, count, "across", across, "background", white, NULL);
+        failed = p_vips_arrayjoin(cells, &sheet, count, "across", across, "background", white, NULL);
     }
     if (!failed) {
         failed = save_jpeg(sheet, jpeg, jpeg_length);
-        g_object_unref(sheet);
+        p_g_object_unref(sheet);
     }
     for (int index = 0; index < count; index++) {
         if (cells[index] != NULL) {
-            g_object_unref(cells[index]);
+            p_g_object_unref(cells[index]);
         }
     }
-    vips_area_unref(VIPS_AREA(white));
+    p_vips_area_unref((struct _VipsArea *) white);
     return failed ? -1 : 0;
 }
 
 void gallerykit_vips_free(void *buffer) {
-    g_free(buffer);
+    if (p_g_free == NULL) {
+        return;
+    }
+    p_g_free(buffer);
 }
 
 void gallerykit_vips_take_error(char *buffer, size_t capacity) {
-    const char *message = vips_error_buffer();
+    if (p_vips_error_buffer == NULL) {
+        snprintf(buffer, capacity, "%s", load_failure[0] ? load_failure : "libvips is not loaded");
+        return;
+    }
+    const char *message = p_vips_error_buffer();
     if (capacity > 0) {
         strncpy(buffer, message ? message : "", capacity - 1);
         buffer[capacity - 1] = '\0';
     }
-    vips_error_clear();
+    p_vips_error_clear();
 }

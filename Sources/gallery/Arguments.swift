@@ -8,7 +8,37 @@ struct DocumentPath: ExpressibleByArgument {
 
     init?(argument: String) {
         guard !argument.isEmpty else { return nil }
-        url = URL(fileURLWithPath: argument).standardizedFileURL
+        url = RawArguments.fileURL(for: argument)
+    }
+}
+
+/// The bytes of arguments that are not valid UTF-8.
+///
+/// A file name is bytes on Linux; `CommandLine.arguments` turns the bytes that are not UTF-8
+/// into U+FFFD, and a path so repaired names no file. The parser still sees the repaired text;
+/// when it hands back an argument as a path, this table gives the original bytes.
+enum RawArguments {
+    /// Repaired text → original bytes, for arguments whose repair is unambiguous.
+    static let bytesByText: [String: [UInt8]] = {
+        var table: [String: [UInt8]?] = [:]
+        for index in 0..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
+            guard String(validating: bytes, as: UTF8.self) == nil else { continue }
+            let text = String(decoding: bytes, as: UTF8.self)
+            // Two different arguments with the same repair: neither can be told apart.
+            table[text] = table[text] == nil ? .some(bytes) : .some(nil)
+        }
+        return table.compactMapValues { $0 }
+    }()
+
+    /// The file URL for a path argument, relative to the current directory, bytes kept.
+    static func fileURL(for argument: String) -> URL {
+        guard var bytes = bytesByText[argument] else { return URL(fileURLWithPath: argument).standardizedFileURL }
+        if bytes.first != UInt8(ascii: "/") {
+            bytes = Array(FileManager.default.currentDirectoryPath.utf8) + [UInt8(ascii: "/")] + bytes
+        }
+        return URL(fileSystemPath: bytes)
     }
 }
 
@@ -46,6 +76,6 @@ func imageSources(_ arguments: [String]) throws -> [ImageSource] {
                 throw ValidationError("\(argument): \(error.reason)")
             }
         }
-        return .file(URL(fileURLWithPath: argument).standardizedFileURL)
+        return .file(RawArguments.fileURL(for: argument))
     }
 }

@@ -67,7 +67,7 @@ struct BrowseCommand: ParsableCommand {
         if output.json {
             try Output.json(documents.map { summary in
                 SummaryJSON(
-                    path: summary.url.path, name: summary.name, title: summary.title, images: summary.imageCount,
+                    path: summary.url.pathForDisplay, name: summary.name, title: summary.title, images: summary.imageCount,
                     cached: summary.cachedImageCount, bytes: summary.bytes, modified: summary.modified,
                     created: summary.created, error: summary.error?.reason
                 )

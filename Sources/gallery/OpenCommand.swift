@@ -36,7 +36,7 @@ struct OpenCommand: ParsableCommand {
             let status = image.hasFailed ? "failed: \(image.error ?? "")" : "ok"
             rows.append([
                 "\(offset + 1)", size, String(format: "%.3f", image.aspectRatio), status,
-                image.isCached ? "yes" : "no", image.caption ?? "", image.url.isFileURL ? image.url.path : image.url.absoluteString,
+                image.isCached ? "yes" : "no", image.caption ?? "", image.url.isFileURL ? image.url.pathForDisplay : image.url.absoluteString,
             ])
         }
         Output.table(rows, rightAligned: [0, 2])
@@ -88,7 +88,7 @@ struct DocumentJSON: Encodable {
     var images: [Image]
 
     init(path: URL, gallery: Gallery) {
-        self.path = path.path
+        self.path = path.pathForDisplay
         title = gallery.title
         id = gallery.id.uuidString.lowercased()
         created = gallery.created

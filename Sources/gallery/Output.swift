@@ -43,6 +43,7 @@ enum Output {
     /// The name a person knows a file by: the path as given, relative when it was.
     static func name(_ url: URL) -> String {
         let current = FileManager.default.currentDirectoryPath + "/"
-        return url.path.hasPrefix(current) ? String(url.path.dropFirst(current.count)) : url.path
+        let path = url.pathForDisplay
+        return path.hasPrefix(current) ? String(path.dropFirst(current.count)) : path
     }
 }

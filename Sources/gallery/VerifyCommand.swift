@@ -35,14 +35,14 @@ struct VerifyCommand: ParsableCommand {
             let report = try BundleVerifier.verify(document.url)
             if output.json {
                 try Output.json(ReportJSON(
-                    path: document.url.path, ok: true, entries: report.entries, bytes: report.bytes,
+                    path: document.url.pathForDisplay, ok: true, entries: report.entries, bytes: report.bytes,
                     cachedImages: report.cachedImages, revisions: report.revisions
                 ))
             } else {
                 print("\(Output.name(document.url)): ok — \(Output.count(report.entries, "entry", plural: "entries")), \(Output.bytes(report.bytes)) read, \(Output.count(report.cachedImages, "cached image")) and \(Output.count(report.revisions, "revision")) checked")
             }
         } catch let error as GalleryError {
-            if output.json { try Output.json(ReportJSON(path: document.url.path, ok: false, error: error.description)) }
+            if output.json { try Output.json(ReportJSON(path: document.url.pathForDisplay, ok: false, error: error.description)) }
             throw error
         }
     }

@@ -31,7 +31,7 @@ final class ArchiveReader {
     ///   `.damagedDocument` if libarchive cannot make a zip of it.
     convenience init(contentsOf url: URL, access: Access) throws {
         _ = Self.setUpLocale
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        let descriptor = FileLocation.open(url, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw GalleryError.system("cannot open", url: url) }
         try self.init(fileDescriptor: descriptor, access: access)
     }

@@ -70,30 +70,25 @@ final class ArchiveWriter {
             : archive_write_zip_set_compression_deflate(archive)
         try LibArchive.check(method, archive, "cannot write \(name)")
         let header = LibArchive.withUTCTimeZone { archive_write_header(archive, entry) }
-        try LibArchive.check(header, archive, "cannot write \(name)")
+        guard header == ARCHIVE_OK else { throw LibArchive.writeError(archive, "cannot write \(name)") }
 
         var written: Int64 = 0
         try produce { (chunk: UnsafeRawBufferPointer) throws in
             guard chunk.count > 0, let base = chunk.baseAddress else { return }
             let count = archive_write_data(archive, base, chunk.count)
-            guard count == chunk.count else { throw LibArchive.error(archive, "cannot write \(name)").io }
+            guard count == chunk.count else { throw LibArchive.writeError(archive, "cannot write \(name)") }
             written += Int64(count)
         }
         guard written == size else {
             throw GalleryError(.ioFailure, "cannot write \(name): \(written) bytes given for a \(size)-byte entry")
         }
-        try LibArchive.check(archive_write_finish_entry(archive), archive, "cannot write \(name)")
+        guard archive_write_finish_entry(archive) == ARCHIVE_OK else { throw LibArchive.writeError(archive, "cannot write \(name)") }
     }
 
     /// Writes the central directory. The archive is complete only if this succeeds.
     func finish() throws {
         isFinished = true
         let status = archive_write_close(archive)
-        guard status == ARCHIVE_OK else { throw LibArchive.error(archive, "cannot finish the archive").io }
+        guard status == ARCHIVE_OK else { throw LibArchive.writeError(archive, "cannot finish the archive") }
     }
-}
-
-private extension GalleryError {
-    /// A write failure is an I/O problem, not a damaged document.
-    var io: GalleryError { GalleryError(.ioFailure, path: path, reason) }
 }

@@ -21,6 +21,16 @@ enum LibArchive {
         return GalleryError(.damagedDocument, "\(operation): \(message)")
     }
 
+    /// A failed write: the system's reason when there is one ("no space left on device"), which
+    /// says more than libarchive's own "Write error".
+    static func writeError(_ archive: OpaquePointer, _ operation: String) -> GalleryError {
+        let number = archive_errno(archive)
+        guard number > 0, number != EINVAL, number != EILSEQ else {
+            return GalleryError(.ioFailure, error(archive, operation).reason)
+        }
+        return GalleryError(.ioFailure, "\(operation): \(String(cString: strerror(number)).lowercased())")
+    }
+
     /// libarchive computes zip (DOS) timestamps with `localtime`, so the same document would
     /// come out with different bytes in another time zone (spec §determinism). Pin the process
     /// to UTC while a header is written; the lock keeps concurrent writers from restoring early.

@@ -21,7 +21,7 @@ enum BundleReader {
     /// - Complexity: O(entries + manifest size).
     static func open(_ url: URL, limits: BundleLimits = .standard) throws -> Opened {
         try GalleryError.attributing(to: url) {
-            let descriptor = Foundation.open(url.path, O_RDONLY | O_CLOEXEC)
+            let descriptor = FileLocation.open(url, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw GalleryError.system("cannot open", url: url) }
             let identity: FileIdentity
             do {

@@ -52,7 +52,7 @@ enum Manifest {
         return gallery
     }
 
-    /// Encodes a manifest: sorted keys, pretty printed, so equal galleries give equal bytes.
+    /// Encodes a manifest: sorted keys, compact (spec §5.7), so equal galleries give equal bytes.
     static func encode(_ gallery: Gallery) throws -> Data {
         var fields = gallery.unknownFields
         fields["format"] = .string(format)
@@ -65,7 +65,7 @@ enum Manifest {
         fields["columns"] = .integer(Int64(gallery.columns))
         fields["images"] = .array(gallery.images.map(encode))
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
             return try encoder.encode(JSONValue.object(fields))
         } catch {

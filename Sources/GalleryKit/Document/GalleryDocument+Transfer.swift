@@ -19,10 +19,10 @@ extension GalleryDocument {
         removingFromSource: Bool = false,
         lockTimeout: Duration = .seconds(5)
     ) throws -> Int {
-        for url in [source, destination] where !FileManager.default.fileExists(atPath: url.path) {
+        for url in [source, destination] where FileLocation.status(of: url) == nil {
             throw GalleryError(.fileNotFound, url: url, "no such document")
         }
-        if source.standardizedFileURL == destination.standardizedFileURL {
+        if FileLocation.target(of: source).standardizedFileURL == FileLocation.target(of: destination).standardizedFileURL {
             return try modify(at: source, lockTimeout: lockTimeout) { document in
                 if removingFromSource {
                     try document.edit { try $0.move(fromOffsets: offsets, toOffset: position ?? $0.images.count) }
@@ -34,7 +34,8 @@ extension GalleryDocument {
         }
         // Lock folders in path order so two opposite transfers cannot deadlock; one lock per folder
         // (a second flock on the same folder from this process would wait for itself).
-        let folders = Set([source, destination].map { $0.deletingLastPathComponent().standardizedFileURL.path }).sorted()
+        // Folders of the files themselves, links followed: that is where the saves happen.
+        let folders = Set([source, destination].map { FileLocation.target(of: $0).deletingLastPathComponent().path }).sorted()
         let locks = try folders.map { try DirectoryLock(forDocumentAt: URL(fileURLWithPath: $0).appendingPathComponent("x"), timeout: lockTimeout) }
         var from = try GalleryDocument(contentsOf: source)
         var to = try GalleryDocument(contentsOf: destination)

@@ -147,10 +147,10 @@ extension GalleryDocument {
         limits: BundleLimits = .standard,
         _ body: (inout GalleryDocument) throws -> T
     ) throws -> T {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        guard FileLocation.status(of: url) != nil else {
             throw GalleryError(.fileNotFound, url: url, "no such document")
         }
-        let lock = try DirectoryLock(forDocumentAt: url, timeout: lockTimeout)
+        let lock = try DirectoryLock(forDocumentAt: FileLocation.target(of: url), timeout: lockTimeout)
         var document = try GalleryDocument(contentsOf: url, limits: limits)
         let result = try GalleryError.attributing(to: url) { try body(&document) }
         try document.saveHoldingLock()
@@ -165,7 +165,7 @@ extension GalleryDocument {
     /// - Throws: `.busy` if another process holds the lock; `.documentChanged` if the file was
     ///   replaced since this document was opened (re-open it and edit again).
     public mutating func save(replacingExisting: Bool = false, lockTimeout: Duration = .seconds(5)) throws {
-        let lock = try DirectoryLock(forDocumentAt: url, timeout: lockTimeout)
+        let lock = try DirectoryLock(forDocumentAt: FileLocation.target(of: url), timeout: lockTimeout)
         try saveHoldingLock(replacingExisting: replacingExisting)
         withExtendedLifetime(lock) {}
     }
@@ -174,17 +174,24 @@ extension GalleryDocument {
         if let identity, FileIdentity.current(of: url) != identity {
             throw GalleryError(.documentChanged, url: url, "changed on disk since it was opened; open it again and repeat the edit")
         }
-        AtomicFile.removeStaleTemporaryFiles(for: url)
+        // Through a symbolic link, the file it points to is saved, and the link stays.
+        let file = FileLocation.target(of: url)
+        AtomicFile.removeStaleTemporaryFiles(for: file)
         var saved = gallery
         saved.modified = Date.now.wholeSeconds
         saved.generator = GalleryKitVersion.generator
         let mode: AtomicFile.Mode = identity != nil || replacingExisting ? .replace : .createNew
-        try write(saved, to: url, mode: mode, includingHistory: true)
+        try write(saved, to: file, naming: url, mode: mode, includingHistory: true)
         self = try GalleryDocument(contentsOf: url, limits: limits)
     }
 
     /// Writes `gallery` with this document's cached bytes, history and extension entries to `destination`.
-    func write(_ gallery: Gallery, to destination: URL, mode: AtomicFile.Mode, includingHistory: Bool) throws {
+    ///
+    /// Spec §9.1: nothing is written that this version's own reader would reject — every limit
+    /// of §8.2 is checked on the entries first, so a save over a limit fails with the document
+    /// unchanged instead of replacing it with one that no longer opens.
+    /// - Parameter name: the file errors name, if not `destination` (a link to it).
+    func write(_ gallery: Gallery, to destination: URL, naming name: URL? = nil, mode: AtomicFile.Mode, includingHistory: Bool) throws {
         let undo = includingHistory ? Array(undoStack.prefix(limits.maximumRevisions)) : []
         let redo = includingHistory ? Array(redoStack.prefix(limits.maximumRevisions)) : []
         let storedRevisions = Set((undo + redo).compactMap { revision -> String? in
@@ -203,9 +210,10 @@ extension GalleryDocument {
             }
         }
 
+        let manifest = try Manifest.encode(gallery)
         var entries: [BundleWriter.Entry] = [
             .init(name: BundleLayout.mimetypeName, source: .data(Data(BundleLayout.mimetype.utf8)), compression: .stored),
-            .init(name: BundleLayout.manifestName, source: .data(try Manifest.encode(gallery)), compression: .deflated),
+            .init(name: BundleLayout.manifestName, source: .data(manifest), compression: .deflated),
         ]
         for path in referenced.images.sorted() {
             if let pending = pendingEntries[path] {
@@ -224,21 +232,26 @@ extension GalleryDocument {
             let compression: ArchiveWriter.Compression = BundleLayout.rank(of: name) < 5 ? .stored : .deflated
             entries.append(.init(name: name, source: .archived(url, name: name), compression: compression))
         }
-        for (side, revisions) in [(BundleLayout.RevisionSide.undo, undo), (.redo, redo)] {
-            for (offset, revision) in revisions.enumerated() {
-                let source: BundleWriter.Entry.Source
+        var revisions: [Data] = []
+        for (side, sideRevisions) in [(BundleLayout.RevisionSide.undo, undo), (.redo, redo)] {
+            for (offset, revision) in sideRevisions.enumerated() {
+                let data: Data
                 switch revision {
-                case .manifest(let data): source = .data(data)
-                case .stored(let name): source = .data(storedData[name] ?? Data())
+                case .manifest(let encoded): data = encoded
+                case .stored(let name): data = storedData[name] ?? Data()
                 }
-                entries.append(.init(name: BundleLayout.revisionPath(side, number: offset + 1), source: source, compression: .deflated))
+                revisions.append(data)
+                entries.append(.init(name: BundleLayout.revisionPath(side, number: offset + 1), source: .data(data), compression: .deflated))
             }
+        }
+        try GalleryError.attributing(to: name ?? destination) {
+            try limits.checkWritable(manifest: manifest, images: gallery.images.count, entries: entries.count, revisions: revisions)
         }
 
         var sources = otherSources
         sources[url] = contents
         let writer = BundleWriter(sources: sources, limits: limits)
-        try AtomicFile.write(to: destination, mode: mode) { descriptor in
+        try AtomicFile.write(to: destination, naming: name, mode: mode) { descriptor in
             try writer.write(entries, modified: gallery.modified, to: descriptor)
         }
     }

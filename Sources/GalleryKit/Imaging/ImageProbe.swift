@@ -31,13 +31,12 @@ public enum ImageProbe {
     /// - Throws: `.fileNotFound` if there is no file, `.notAnImage` if it is not a supported image.
     /// - Complexity: header only for JPEG, PNG and WebP; GIF and HEIF are read whole by libvips.
     public static func info(forFileAt url: URL) throws -> ImageInfo {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+        guard let status = FileLocation.status(of: url) else {
             throw GalleryError(.fileNotFound, url: url, "no such file")
         }
-        guard !isFolder.boolValue else { throw GalleryError(.notAnImage, url: url, "is a folder, not an image") }
-        let image = try VipsImageHandle(headerOf: url)
-        let loader = image.loader ?? "unknown"
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw GalleryError(.notAnImage, url: url, "is a folder, not an image") }
+        let image = try LibVips.header(of: url)
+        let loader = image.loader.isEmpty ? "unknown" : image.loader
         guard let format = formats[loader.replacingOccurrences(of: "_source", with: "")] else {
             throw GalleryError(.notAnImage, url: url, "is not a JPEG, PNG, WebP, GIF, TIFF or HEIF image (libvips reads it with \(loader))")
         }

@@ -1,15 +1,22 @@
 internal import CVipsShim
 import Foundation
 
-/// The one place libvips is called from Swift: start-up, error buffer, image ownership.
+/// The one place libvips is called from Swift: start-up, error buffer, headers, buffers.
+///
+/// libvips is loaded (`dlopen`) the first time an image is probed or thumbnailed — not linked —
+/// so commands that decode no image (open, browse, verify, most edits) never pay for its
+/// shared libraries (about 25 ms at every start).
 enum LibVips {
-    /// Starts libvips once per process, from whichever thread gets here first (swift_once).
+    /// Loads and starts libvips once per process, from whichever thread gets here first (swift_once).
     static let start: Result<Void, GalleryError> = {
         guard gallerykit_vips_start() == 0 else {
             return .failure(GalleryError(.ioFailure, "libvips could not start: \(takeError())"))
         }
         return .success(())
     }()
+
+    /// Whether libvips is loaded in this process.
+    static var isLoaded: Bool { gallerykit_vips_is_loaded() != 0 }
 
     /// The message libvips recorded last, with the buffer cleared for the next call.
     static func takeError() -> String {
@@ -19,39 +26,32 @@ enum LibVips {
         let message = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return message.isEmpty ? "unknown libvips error" : message.replacingOccurrences(of: "\n", with: "; ")
     }
-}
 
-/// A libvips image, released exactly once. Not `Sendable`.
-final class VipsImageHandle {
-    let pointer: UnsafeMutablePointer<VipsImage>
+    /// What the header of an image file says, as libvips stores it (before EXIF orientation).
+    struct Header {
+        var width: Int
+        var height: Int
+        /// Whether EXIF orientation turns the image by 90° or 270° for display.
+        var swapsWidthAndHeight: Bool
+        /// The loader libvips picked, e.g. `jpegload_source`.
+        var loader: String
+    }
 
-    /// Opens `url` for header access only: no pixels are decoded for JPEG, PNG or WebP.
-    init(headerOf url: URL) throws {
-        try LibVips.start.get()
-        guard let pointer = gallerykit_vips_open_header(url.path) else {
-            throw GalleryError(.notAnImage, url: url, "not an image libvips can read (\(LibVips.takeError()))")
+    /// Reads the header of `url` only: no pixels are decoded for JPEG, PNG or WebP.
+    static func header(of url: URL) throws -> Header {
+        try start.get()
+        var width: Int32 = 0, height: Int32 = 0, swaps: Int32 = 0
+        var loader = [CChar](repeating: 0, count: 64)
+        let status = FileLocation.withPath(of: url) { path in
+            gallerykit_vips_header(path, &width, &height, &swaps, &loader, loader.count)
         }
-        self.pointer = pointer
+        guard status == 0 else {
+            throw GalleryError(.notAnImage, url: url, "not an image libvips can read (\(takeError()))")
+        }
+        let name = String(decoding: loader.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Header(width: Int(width), height: Int(height), swapsWidthAndHeight: swaps != 0, loader: name)
     }
 
-    deinit {
-        g_object_unref(UnsafeMutableRawPointer(pointer))
-    }
-
-    var width: Int { Int(vips_image_get_width(pointer)) }
-    var height: Int { Int(vips_image_get_height(pointer)) }
-    /// Whether EXIF orientation turns the image by 90° or 270° for display.
-    var swapsWidthAndHeight: Bool { vips_image_get_orientation_swap(pointer) != 0 }
-
-    /// The loader libvips picked, e.g. `jpegload`.
-    var loader: String? {
-        var value: UnsafePointer<CChar>?
-        guard vips_image_get_string(pointer, "vips-loader", &value) == 0, let value else { return nil }
-        return String(cString: value)
-    }
-}
-
-extension LibVips {
     /// Copies a buffer libvips allocated into `Data` and frees it.
     static func takeBuffer(_ buffer: UnsafeMutableRawPointer?, length: Int) -> Data {
         defer { gallerykit_vips_free(buffer) }

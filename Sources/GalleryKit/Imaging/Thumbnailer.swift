@@ -16,7 +16,9 @@ public enum Thumbnailer {
     /// - Throws: `.notAnImage` if libvips cannot make one.
     public static func jpeg(forFileAt url: URL) throws -> Data {
         try encode(failure: { GalleryError(.notAnImage, url: url, "cannot make a thumbnail (\($0))") }) { buffer, length in
-            gallerykit_vips_thumbnail(url.path, nil, 0, Int32(longEdge), buffer, length)
+            FileLocation.withPath(of: url) { path in
+                gallerykit_vips_thumbnail(path, nil, 0, Int32(longEdge), buffer, length)
+            }
         }
     }
 

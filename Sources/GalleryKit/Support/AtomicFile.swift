@@ -1,12 +1,16 @@
 import Foundation
 
 /// Replaces or creates a file so that a crash at any moment leaves either the old file or the new
-/// one, never a mix (spec §saving).
+/// one, never a mix (spec §9.1).
 ///
 /// The new bytes go to `.<name>.tmp-<random>` in the same folder (same file system, so the final
 /// rename is atomic), are fsynced, renamed over the target, and the folder is fsynced so the
 /// rename itself survives a power cut. Callers hold the folder's `DirectoryLock`, which is what
 /// makes it safe to delete temporary files a killed writer left behind.
+///
+/// A replaced file keeps its permission bits, and its owner and group where the process may set
+/// them: a private document stays private. `url` must not be a symbolic link (the rename would
+/// replace the link itself): callers pass `FileLocation.target(of:)`.
 enum AtomicFile {
     enum Mode {
         /// Fails with `.alreadyExists` if the target exists (checked atomically at the end).
@@ -16,36 +20,71 @@ enum AtomicFile {
     }
 
     /// Writes a new version of `url` through `write`, which receives a descriptor open for writing.
-    static func write(to url: URL, mode: Mode, _ write: (Int32) throws -> Void) throws {
+    /// - Parameter name: the file errors name (the path the user gave, which may be a link to `url`).
+    static func write(to url: URL, naming name: URL? = nil, mode: Mode, _ write: (Int32) throws -> Void) throws {
+        let shown = name ?? url
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(temporaryPrefix(for: url) + randomSuffix())
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw GalleryError.system("cannot create a file next to it", url: url) }
+        // A replaced file's mode from the start (the umask can only narrow it), so a private
+        // document's bytes are never readable by others, not even in the temporary file;
+        // a new file gets 0666 less the umask, as any program's.
+        let existing = mode == .replace ? FileLocation.status(of: url) : nil
+        let permissions = existing.map { mode_t($0.st_mode) & 0o777 } ?? 0o666
+        let descriptor = FileLocation.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: permissions)
+        guard descriptor >= 0 else { throw GalleryError.system("cannot create a file next to it", url: shown) }
         var isFinished = false
         defer {
-            if !isFinished { unlink(temporary.path) }
+            if !isFinished { FileLocation.unlink(temporary) }
         }
         do {
             defer { close(descriptor) }
-            try write(descriptor)
-            guard fsync(descriptor) == 0 else { throw GalleryError.system("cannot write", url: url) }
+            do {
+                try write(descriptor)
+            } catch let error as GalleryError where error.path == nil {
+                // An archive error names no file; it is the document that could not be saved.
+                throw GalleryError(error.code, url: shown, "cannot save: \(error.reason); the document is unchanged")
+            }
+            if let existing {
+                try copyOwnership(from: existing, to: descriptor, reportingAs: shown)
+            }
+            guard fsync(descriptor) == 0 else { throw GalleryError.system("cannot save (the document is unchanged)", url: shown) }
         }
         switch mode {
         case .replace:
-            guard rename(temporary.path, url.path) == 0 else { throw GalleryError.system("cannot replace", url: url) }
+            guard FileLocation.rename(temporary, to: url) == 0 else { throw GalleryError.system("cannot replace", url: shown) }
         case .createNew:
             // link(2) fails with EEXIST instead of replacing a file created meanwhile.
-            guard link(temporary.path, url.path) == 0 else {
+            guard FileLocation.link(temporary, to: url) == 0 else {
                 let failure = errno
                 if failure == EEXIST {
-                    throw GalleryError(.alreadyExists, url: url, "already exists (use --force to replace it)")
+                    throw GalleryError(.alreadyExists, url: shown, "already exists (use --force to replace it)")
                 }
-                throw GalleryError.system("cannot create", url: url, errno: failure)
+                throw GalleryError.system("cannot create", url: shown, errno: failure)
             }
-            unlink(temporary.path)
+            FileLocation.unlink(temporary)
         }
         isFinished = true
         syncFolder(folder)
+    }
+
+    /// Gives the new file the old one's permission bits, owner and group.
+    ///
+    /// The mode must come through: a 0600 document must never be readable by others, even for a
+    /// moment, so failing to set it fails the save. Owner and group are kept where the process
+    /// may set them (root, or a group the user belongs to); otherwise the new file is the
+    /// user's, as with any editor that saves by rename.
+    private static func copyOwnership(from existing: stat, to descriptor: Int32, reportingAs url: URL) throws {
+        var current = stat()
+        guard fstat(descriptor, &current) == 0 else { throw GalleryError.system("cannot save", url: url) }
+        if current.st_uid != existing.st_uid || current.st_gid != existing.st_gid {
+            if fchown(descriptor, existing.st_uid, existing.st_gid) != 0 {
+                _ = fchown(descriptor, uid_t.max, existing.st_gid)  // uid -1: keep the owner, try the group
+            }
+        }
+        // Set after chown, which clears the set-id bits.
+        guard fchmod(descriptor, existing.st_mode & 0o7777) == 0 else {
+            throw GalleryError.system("cannot keep the document's permissions", url: url)
+        }
     }
 
     /// Deletes temporary files that a killed writer left next to `url`. Call only under the lock.
@@ -54,7 +93,7 @@ enum AtomicFile {
         let folder = url.deletingLastPathComponent()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(prefix) {
-            unlink(folder.appendingPathComponent(name).path)
+            FileLocation.unlink(folder.appendingPathComponent(name))
         }
     }
 
@@ -67,7 +106,7 @@ enum AtomicFile {
     }
 
     private static func syncFolder(_ folder: URL) {
-        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = FileLocation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)

@@ -50,7 +50,7 @@ enum FileChunks {
         expecting expected: FileIdentity? = nil,
         _ consume: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> FileIdentity {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        let descriptor = FileLocation.open(url, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw GalleryError.system("cannot open", url: url) }
         defer { close(descriptor) }
         let identity = try FileIdentity(fileDescriptor: descriptor, url: url)

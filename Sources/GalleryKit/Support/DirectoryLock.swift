@@ -15,7 +15,7 @@ final class DirectoryLock {
         let folder = document.deletingLastPathComponent()
         // Stored only once locked: a throwing init whose properties are all set also runs deinit,
         // and closing the descriptor twice could close another thread's file.
-        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = FileLocation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw GalleryError.system("cannot open the folder", url: folder) }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)

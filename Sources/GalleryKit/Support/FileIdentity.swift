@@ -27,7 +27,6 @@ struct FileIdentity: Equatable, Sendable {
 
     /// The identity of the file at `url` now, or `nil` if there is none.
     static func current(of url: URL) -> FileIdentity? {
-        var status = stat()
-        return stat(url.path, &status) == 0 ? FileIdentity(status) : nil
+        FileLocation.status(of: url).map(FileIdentity.init)
     }
 }

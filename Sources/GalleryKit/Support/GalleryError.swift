@@ -69,7 +69,7 @@ public struct GalleryError: Error, CustomStringConvertible, Sendable, Equatable 
 
     /// Creates an error about the file at `url`.
     public init(_ code: Code, url: URL, _ reason: String) {
-        self.init(code, path: url.path, reason)
+        self.init(code, path: FileLocation.displayPath(of: url), reason)
     }
 
     public var description: String {
@@ -83,7 +83,7 @@ public struct GalleryError: Error, CustomStringConvertible, Sendable, Equatable 
     }
 
     /// The same error, about `url`, unless it already names a file.
-    func about(_ url: URL) -> GalleryError { about(url.path) }
+    func about(_ url: URL) -> GalleryError { about(FileLocation.displayPath(of: url)) }
 }
 
 extension GalleryError {

@@ -1,0 +1,140 @@
+import Foundation
+
+/// System calls on file URLs, made with the path's exact bytes.
+///
+/// A path is bytes on Linux, not text. A name that is not valid UTF-8 (`bad\xff.jpg`) does not
+/// survive `url.path` or even `withUnsafeFileSystemRepresentation` (Foundation on Linux turns
+/// the byte into U+FFFD, or gives an empty path), but it does survive percent-encoded in the URL
+/// (`file:///…/bad%FF.jpg`, spec §11). So the bytes are taken from the percent-encoded path.
+enum FileLocation {
+    /// The path's bytes, percent-decoded from the URL.
+    static func bytes(of url: URL) -> [UInt8] {
+        let encoded = Array(url.absoluteURL.path(percentEncoded: true).utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(encoded.count)
+        var index = 0
+        while index < encoded.count {
+            if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
+               let high = hexValue(encoded[index + 1]), let low = hexValue(encoded[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(encoded[index])
+                index += 1
+            }
+        }
+        return bytes
+    }
+
+    /// Calls `body` with the path as a C string (`nil` for an empty or NUL-holding path).
+    static func withPath<T>(of url: URL, _ body: (UnsafePointer<CChar>?) throws -> T) rethrows -> T {
+        let path = bytes(of: url)
+        guard !path.isEmpty, !path.contains(0) else { return try body(nil) }
+        return try (path + [0]).withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress) }
+        }
+    }
+
+    /// A file URL for a path given as bytes, percent-encoding every byte that is not an
+    /// unreserved URL character or `/`.
+    static func url(forPath path: [UInt8]) -> URL {
+        var encoded = "file://"
+        for byte in path {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return URL(string: encoded) ?? URL(fileURLWithPath: String(decoding: path, as: UTF8.self))
+    }
+
+    /// The path for messages: exact when it is UTF-8, with U+FFFD for bytes that are not.
+    static func displayPath(of url: URL) -> String {
+        guard url.isFileURL else { return url.path }
+        return String(decoding: bytes(of: url), as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    static func open(_ url: URL, _ flags: Int32, mode: mode_t = 0) -> Int32 {
+        withPath(of: url) { path in
+            guard let path else { return failing(ENOENT) }
+            return Foundation.open(path, flags, mode)
+        }
+    }
+
+    /// The status of the file `url` names, following symbolic links; `nil` if there is none.
+    static func status(of url: URL) -> stat? {
+        withPath(of: url) { path in
+            var status = stat()
+            guard let path, stat(path, &status) == 0 else { return nil }
+            return status
+        }
+    }
+
+    static func rename(_ source: URL, to destination: URL) -> Int32 {
+        withPath(of: source) { from in
+            withPath(of: destination) { to in
+                guard let from, let to else { return failing(ENOENT) }
+                return Foundation.rename(from, to)
+            }
+        }
+    }
+
+    static func link(_ source: URL, to destination: URL) -> Int32 {
+        withPath(of: source) { from in
+            withPath(of: destination) { to in
+                guard let from, let to else { return failing(ENOENT) }
+                return Foundation.link(from, to)
+            }
+        }
+    }
+
+    static func unlink(_ url: URL) {
+        withPath(of: url) { path in
+            if let path { _ = Foundation.unlink(path) }
+        }
+    }
+
+    /// The file that `url` finally names once every symbolic link is followed (`realpath`), or
+    /// `url` itself if it does not exist yet.
+    ///
+    /// Saving replaces a file by renaming a new one over it; done on a link, that would replace
+    /// the link and leave the real document unedited. Saves, locks and temporary files therefore
+    /// use the target, as the Files app and text editors do.
+    static func target(of url: URL) -> URL {
+        withPath(of: url) { path in
+            guard let path, let resolved = realpath(path, nil) else { return url }
+            defer { free(resolved) }
+            return Self.url(forPath: Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
+        }
+    }
+
+    private static func failing(_ number: Int32) -> Int32 {
+        errno = number
+        return -1
+    }
+}
+
+extension URL {
+    /// A file URL for an absolute path given as the system's bytes, which need not be UTF-8:
+    /// bytes that are not unreserved URL characters are percent-encoded (`bad%FF.jpg`), and
+    /// GalleryKit opens such URLs with exactly those bytes.
+    public init(fileSystemPath bytes: [UInt8]) {
+        self = FileLocation.url(forPath: bytes)
+    }
+
+    /// A file URL's path for people to read: exact when it is UTF-8, with U+FFFD in place of
+    /// bytes that are not.
+    public var pathForDisplay: String { FileLocation.displayPath(of: self) }
+}
