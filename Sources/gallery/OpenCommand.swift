@@ -23,7 +23,7 @@ struct OpenCommand: ParsableCommand {
     func run() throws {
         let gallery = try GalleryDocument(contentsOf: document.url).gallery
         if output.json {
-            try Output.json(DocumentJSON(path: document.url, gallery: gallery))
+            Output.json(DocumentJSON.value(path: document.url, gallery: gallery))
             return
         }
         let cached = gallery.images.count { $0.isCached }
@@ -35,7 +35,7 @@ struct OpenCommand: ParsableCommand {
             let size = image.width.flatMap { width in image.height.map { "\(width)×\($0)" } } ?? "-"
             let status = image.hasFailed ? "failed: \(image.error ?? "")" : "ok"
             rows.append([
-                "\(offset + 1)", size, String(format: "%.3f", image.aspectRatio), status,
+                "\(offset + 1)", size, Output.decimal(image.aspectRatio, places: 3), status,
                 image.isCached ? "yes" : "no", image.caption ?? "", image.url.isFileURL ? image.url.pathForDisplay : image.url.absoluteString,
             ])
         }
@@ -43,64 +43,26 @@ struct OpenCommand: ParsableCommand {
     }
 }
 
-/// `open --json`: the document as a program sees it.
-struct DocumentJSON: Encodable {
-    struct Image: Encodable {
-        var index: Int
-        var id: String
-        var url: String
-        var aspectRatio: Double
-        var width: Int?
-        var height: Int?
-        var status: String
-        var error: String?
-        var cached: Bool
-        var sha256: String?
-        var caption: String?
-
-        func encode(to encoder: any Encoder) throws {
-            // Write nulls explicitly: every key is always present.
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encode(id, forKey: .id)
-            try container.encode(url, forKey: .url)
-            try container.encode(aspectRatio, forKey: .aspectRatio)
-            try container.encode(width, forKey: .width)
-            try container.encode(height, forKey: .height)
-            try container.encode(status, forKey: .status)
-            try container.encode(error, forKey: .error)
-            try container.encode(cached, forKey: .cached)
-            try container.encode(sha256, forKey: .sha256)
-            try container.encode(caption, forKey: .caption)
+/// `open --json`: the document as a program sees it. Every key is always present (`null` when
+/// empty); keys sorted, pretty-printed.
+enum DocumentJSON {
+    static func value(path: URL, gallery: Gallery) -> JSONValue {
+        func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+        func optional(_ number: Int?) -> JSONValue { number.map { .integer(Int64($0)) } ?? .null }
+        let images = gallery.images.enumerated().map { offset, image -> JSONValue in
+            .object([
+                "index": .integer(Int64(offset + 1)), "id": .string(image.id.uuidString.lowercased()),
+                "url": .string(image.url.absoluteString), "aspectRatio": .number(image.aspectRatio),
+                "width": optional(image.width), "height": optional(image.height),
+                "status": .string(image.status.rawValue), "error": optional(image.error),
+                "cached": .bool(image.isCached), "sha256": optional(image.cached?.sha256), "caption": optional(image.caption),
+            ])
         }
-
-        enum CodingKeys: String, CodingKey {
-            case index, id, url, aspectRatio, width, height, status, error, cached, sha256, caption
-        }
-    }
-
-    var path: String
-    var title: String
-    var id: String
-    var created: Date
-    var modified: Date
-    var columns: Int
-    var images: [Image]
-
-    init(path: URL, gallery: Gallery) {
-        self.path = path.pathForDisplay
-        title = gallery.title
-        id = gallery.id.uuidString.lowercased()
-        created = gallery.created
-        modified = gallery.modified
-        columns = gallery.columns
-        images = gallery.images.enumerated().map { offset, image in
-            Image(
-                index: offset + 1, id: image.id.uuidString.lowercased(), url: image.url.absoluteString,
-                aspectRatio: image.aspectRatio, width: image.width, height: image.height,
-                status: image.status.rawValue, error: image.error, cached: image.isCached,
-                sha256: image.cached?.sha256, caption: image.caption
-            )
-        }
+        return .object([
+            "path": .string(path.pathForDisplay), "title": .string(gallery.title),
+            "id": .string(gallery.id.uuidString.lowercased()),
+            "created": .string(gallery.created.formatted(.iso8601)), "modified": .string(gallery.modified.formatted(.iso8601)),
+            "columns": .integer(Int64(gallery.columns)), "images": .array(images),
+        ])
     }
 }

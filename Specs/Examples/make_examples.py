@@ -277,6 +277,12 @@ def make_valid(folder):
     python_zip(valid("columns-omitted", "Python zipfile", "Default layout", 1, 0,
                      "No columns field: readers use the default, 3 per row."), basic(no_columns))
 
+    at_limit = encode(manifest("Largest manifest"))
+    at_limit = at_limit[:-1] + b" " * (64 * 1024 * 1024 - len(at_limit)) + b"}"
+    python_zip(valid("manifest-at-64mib", "Python zipfile", "Largest manifest", 0, 0,
+                     "manifest.json of exactly 64 MiB, the limit (mostly spaces, tiny on disk)."),
+               [("mimetype", MIMETYPE, STORED), ("manifest.json", at_limit, DEFLATED)])
+
     python_zip(valid("directory-entries", "Python zipfile", "Two cached images", 2, 2,
                      "Explicit directory entries (images/) as some zip tools add them: ignored."),
                [("mimetype", MIMETYPE, STORED), ("manifest.json", encode(cached_pair), DEFLATED),
@@ -402,10 +408,11 @@ def make_invalid(folder):
                        "The cached image's bytes do not hash to its sha256 (CRC is consistent).", "verify"),
                basic(good, (photo_entry["path"], bytes(tampered), STORED)))
 
-    # 16 MiB + 1 byte of JSON, mostly spaces: tiny on disk.
+    # 64 MiB + 1 byte of JSON, mostly spaces: tiny on disk. (And exactly 64 MiB, the largest
+    # manifest allowed, among the valid vectors.)
     body = encode(manifest("Huge"))
-    padded = body[:-1] + b" " * (16 * 1024 * 1024 + 1 - len(body)) + b"}"
-    python_zip(invalid("manifest-over-16mib", "limitExceeded", "manifest.json inflates to 16 MiB + 1 byte."),
+    padded = body[:-1] + b" " * (64 * 1024 * 1024 + 1 - len(body)) + b"}"
+    python_zip(invalid("manifest-over-64mib", "limitExceeded", "manifest.json inflates to 64 MiB + 1 byte."),
                [good_entries[0], ("manifest.json", padded, DEFLATED)])
 
     # 65 MiB of zeros behind a ~65 KB deflate stream: past 64 MiB at ~1000x.

@@ -39,8 +39,8 @@ import Testing
         ("cached size differs", TestManifest.entries(TestManifest.object(images: [TestManifest.image(cached: [
             "path": "images/\(sha).jpg", "sha256": sha, "bytes": 4, "mediaType": "image/jpeg",
         ])]), more: [RawZip.Entry("images/\(sha).jpg", Data([1, 2, 3]))]), .damagedDocument),
-        ("manifest over 16 MiB", [TestManifest.mimetype, RawZip.Entry(
-            "manifest.json", TestManifest.data(TestManifest.object()) + Data(repeating: 0x20, count: 16 * 1024 * 1024), deflated: true
+        ("manifest over 64 MiB", [TestManifest.mimetype, RawZip.Entry(
+            "manifest.json", TestManifest.data(TestManifest.object()) + Data(repeating: 0x20, count: 64 * 1024 * 1024), deflated: true
         )], .limitExceeded),
         ("more than 100,000 images", [TestManifest.mimetype, RawZip.Entry("manifest.json", manyImagesManifest(100_001), deflated: true)], .limitExceeded),
     ]

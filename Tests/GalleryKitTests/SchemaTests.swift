@@ -50,7 +50,7 @@ import Testing
         files.append(folder.path("empty.json"))
         for name in ConformanceTests.vectors("valid") {
             let url = Repository.examples.appendingPathComponent("valid/\(name)")
-            let entries = try BundleReader.readEntries(named: ["manifest.json"], of: url, maximumBytes: 1 << 24)
+            let entries = try BundleReader.readEntries(named: ["manifest.json"], of: url, maximumBytes: BundleLimits.standard.maximumManifestBytes)
             let file = folder.path("\(name).json")
             try #require(entries["manifest.json"]).write(to: file)
             files.append(file)

@@ -3,7 +3,7 @@ import Foundation
 /// The limits a reader enforces on an untrusted document (spec §limits).
 public struct BundleLimits: Sendable {
     /// The largest `manifest.json` accepted.
-    public var maximumManifestBytes: Int64 = 16 * 1024 * 1024
+    public var maximumManifestBytes: Int64 = 64 * 1024 * 1024
     /// The most images one manifest may list.
     public var maximumImages = 100_000
     /// The most entries one archive may hold.
@@ -47,6 +47,13 @@ public struct BundleLimits: Sendable {
     /// not print as the limit itself.
     private static func mebibytes(_ bytes: some BinaryInteger) -> String {
         bytes % 1_048_576 == 0 ? "\(bytes / 1_048_576) MiB" : "\(bytes) bytes"
+    }
+
+    /// The shape a manifest may have: as many JSON values as images of 32 values each (an image
+    /// with every member, a cached object and unknown members has about 20) — so the largest
+    /// manifest cannot hold millions of tiny values that would exhaust memory.
+    var parsing: ManifestParser.Limits {
+        ManifestParser.Limits(maximumImages: maximumImages, maximumValues: 32 * maximumImages + 10_000)
     }
 
     var inflation: ArchiveReader.InflationLimit {

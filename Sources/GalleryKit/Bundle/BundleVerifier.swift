@@ -22,6 +22,7 @@ public enum BundleVerifier {
             if let cached = image.cached { expected[cached.path] = cached }
         }
         var report = Report(entries: 0, bytes: 0, cachedImages: 0, revisions: 0)
+        var revisions: [String: JSONValue] = [:]
         try BundleReader.visitEntries(named: Set(opened.contents.names), of: url) { name, reader in
             report.entries += 1
             if name.hasPrefix(BundleLayout.imagesFolder) {
@@ -32,20 +33,53 @@ public enum BundleVerifier {
             } else if BundleLayout.rank(of: name) == 5 || BundleLayout.rank(of: name) == 6 {
                 let data = try reader.readData(maximumBytes: limits.maximumManifestBytes, inflation: limits.inflation)
                 report.bytes += Int64(data.count)
-                let revision: Gallery
-                do {
-                    revision = try Manifest.decode(data, limits: limits)
-                } catch let error as GalleryError {
-                    throw GalleryError(.damagedDocument, "revision \(name) is damaged: \(error.reason)")
-                }
-                // Undoing to it must be possible: the bytes it caches are still here.
-                try BundleReader.checkReferences(of: revision, in: opened.contents, revision: name)
+                revisions[name] = try damagedRevision(name) { try ManifestParser.parse(data, limits: limits.parsing) }
                 report.revisions += 1
             } else {
                 report.bytes += try reader.readData(inflation: limits.inflation) { _ in }
             }
         }
+        try checkHistory(revisions, of: opened, limits: limits)
         return report
+    }
+
+    /// Spec §3.7: each side's revisions, from the manifest outwards, give manifests whose cached
+    /// bytes are all in the document — so every undo and redo works. Entries of the history
+    /// folders that take no part in the chains (not `.json`) must be whole manifests.
+    private static func checkHistory(_ revisions: [String: JSONValue], of opened: BundleReader.Opened, limits: BundleLimits) throws {
+        let manifest = Manifest.json(of: opened.gallery)
+        var chained = Set<String>()
+        for side in [BundleLayout.RevisionSide.undo, .redo] {
+            var state = manifest
+            for name in opened.contents.revisions(side) {
+                guard let revision = revisions[name] else { continue }
+                chained.insert(name)
+                try damagedRevision(name) {
+                    state = try GalleryDocument.state(of: revision, from: state)
+                    try check(state, named: name, in: opened.contents, limits: limits)
+                }
+            }
+        }
+        for (name, revision) in revisions where !chained.contains(name) {
+            try damagedRevision(name) {
+                guard case .object = revision else { throw GalleryError(.damagedDocument, "is not a manifest") }
+                try check(revision, named: name, in: opened.contents, limits: limits)
+            }
+        }
+    }
+
+    private static func check(_ state: JSONValue, named name: String, in contents: BundleContents, limits: BundleLimits) throws {
+        let revision = try Manifest.gallery(from: state, limits: limits)
+        // Undoing to it must be possible: the bytes it caches are still here.
+        try BundleReader.checkReferences(of: revision, in: contents)
+    }
+
+    private static func damagedRevision<T>(_ name: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as GalleryError {
+            throw GalleryError(.damagedDocument, "revision \(name) is damaged: \(error.reason)")
+        }
     }
 
     /// Spec §images: cached bytes live at `images/<sha256 of the bytes>.<ext>`.

@@ -20,7 +20,7 @@ public struct GalleryDocument: Sendable {
     var contents: BundleContents?
     /// The file as it was when opened; `nil` for a document not saved yet.
     var identity: FileIdentity?
-    /// Previous manifests, most recent first (spec §history).
+    /// Earlier states, most recent first, each a patch from the state one step newer (spec §3.7).
     var undoStack: [Revision] = []
     var redoStack: [Revision] = []
     /// Bytes cached since the last save, by entry name.
@@ -34,10 +34,11 @@ public struct GalleryDocument: Sendable {
     let limits: BundleLimits
 
     enum Revision: Sendable {
-        /// A revision already in the file, by entry name.
+        /// A revision already in the file, by entry name: a patch, or a whole manifest as
+        /// GalleryKit 0.1.0 wrote them.
         case stored(String)
-        /// A manifest made in this session.
-        case manifest(Data)
+        /// A patch made in this session (RFC 6902), from the state one step newer to this one.
+        case patch(JSONValue)
     }
 
     /// Opens the document at `url`, checking its structure and reading its manifest.
@@ -77,11 +78,12 @@ public struct GalleryDocument: Sendable {
     /// Applies an edit to the gallery and records the previous state for undo.
     ///
     /// An edit that changes nothing takes no undo step. If `change` throws, nothing changes.
+    /// - Complexity: O(n log n) in the number of images, for the undo step's patch.
     public mutating func edit(_ change: (inout Gallery) throws -> Void) throws {
         var edited = gallery
         try change(&edited)
         guard edited != gallery else { return }
-        undoStack.insert(.manifest(try Manifest.encode(gallery)), at: 0)
+        undoStack.insert(.patch(RevisionPatch.difference(from: Manifest.json(of: edited), to: Manifest.json(of: gallery))), at: 0)
         undoStack = Array(undoStack.prefix(limits.maximumRevisions))
         redoStack.removeAll()
         gallery = edited
@@ -107,21 +109,25 @@ public struct GalleryDocument: Sendable {
     ) throws {
         guard let revision = self[keyPath: side].first else { throw GalleryError(.invalidArgument, url: url, emptyMessage) }
         let restored = try load(revision)
-        self[keyPath: otherSide].insert(.manifest(try Manifest.encode(gallery)), at: 0)
+        let back = RevisionPatch.difference(from: Manifest.json(of: restored), to: Manifest.json(of: gallery))
+        self[keyPath: otherSide].insert(.patch(back), at: 0)
         self[keyPath: otherSide] = Array(self[keyPath: otherSide].prefix(limits.maximumRevisions))
         self[keyPath: side].removeFirst()
         gallery = restored
     }
 
+    /// The state `revision` describes, one step from the current one.
     private func load(_ revision: Revision) throws -> Gallery {
         try GalleryError.attributing(to: url) {
             switch revision {
-            case .manifest(let data):
-                return try Manifest.decode(data, limits: limits)
+            case .patch(let patch):
+                return try Manifest.gallery(from: try RevisionPatch.apply(patch, to: Manifest.json(of: gallery)), limits: limits)
             case .stored(let name):
                 let data = try BundleReader.readEntries(named: [name], of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
-                guard let manifest = data[name] else { throw GalleryError(.damagedDocument, "\(name) is missing") }
-                let revision = try Manifest.decode(manifest, limits: limits)
+                guard let stored = data[name] else { throw GalleryError(.damagedDocument, "\(name) is missing") }
+                let tree = try ManifestParser.parse(stored, limits: limits.parsing)
+                let state = try Self.state(of: tree, from: Manifest.json(of: gallery))
+                let revision = try Manifest.gallery(from: state, limits: limits)
                 // Restoring it must give a document that opens: its cached bytes are all here.
                 if let contents {
                     try BundleReader.checkReferences(of: revision, in: contents, revision: name, supplied: Set(pendingEntries.keys))
@@ -129,6 +135,13 @@ public struct GalleryDocument: Sendable {
                 return revision
             }
         }
+    }
+
+    /// A stored revision's state: a patch applied to the state one step newer, or a whole
+    /// manifest (GalleryKit 0.1.0) as it is.
+    static func state(of revision: JSONValue, from newer: JSONValue) throws -> JSONValue {
+        if case .object = revision { return revision }
+        return try RevisionPatch.apply(revision, to: newer)
     }
 }
 
@@ -199,14 +212,15 @@ extension GalleryDocument {
         })
         let storedData = try BundleReader.readEntries(named: storedRevisions, of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
 
-        // Cached bytes stay while the gallery or any revision refers to them (spec §history).
+        // Cached bytes stay while the gallery or any revision refers to them (spec §3.7).
         var referenced = References(gallery)
         for revision in undo + redo {
             switch revision {
-            case .manifest(let data): referenced.formUnion(References(try Manifest.decode(data, limits: limits)))
+            case .patch(let patch): referenced.formUnion(References(RevisionPatch.referencedEntries(in: patch)))
             case .stored(let name):
                 guard let data = storedData[name] else { throw GalleryError(.damagedDocument, url: url, "\(name) is missing") }
-                referenced.formUnion(References(try GalleryError.attributing(to: url) { try Manifest.decode(data, limits: limits) }))
+                let tree = try GalleryError.attributing(to: url) { try ManifestParser.parse(data, limits: limits.parsing) }
+                referenced.formUnion(References(RevisionPatch.referencedEntries(in: tree)))
             }
         }
 
@@ -237,7 +251,7 @@ extension GalleryDocument {
             for (offset, revision) in sideRevisions.enumerated() {
                 let data: Data
                 switch revision {
-                case .manifest(let encoded): data = encoded
+                case .patch(let patch): data = try Manifest.serialize(patch)
                 case .stored(let name): data = storedData[name] ?? Data()
                 }
                 revisions.append(data)
@@ -316,6 +330,11 @@ private struct References {
             }
             if let thumbnail = image.thumbnail { thumbnails.insert(thumbnail) }
         }
+    }
+
+    init(_ entries: (images: Set<String>, thumbnails: Set<String>)) {
+        images = entries.images
+        thumbnails = entries.thumbnails
     }
 
     mutating func formUnion(_ other: References) {

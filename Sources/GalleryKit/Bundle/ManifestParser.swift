@@ -1,0 +1,273 @@
+import Foundation
+
+/// Parses a manifest's JSON (RFC 8259) into a `JSONValue` tree in one pass over the bytes.
+///
+/// Foundation's `JSONDecoder` would need a `Decodable` that guesses each value's kind by trying
+/// them in turn (a thrown error per wrong guess): about 5 errors an image, the largest part of
+/// opening a big gallery. This parser knows the kind from the first byte. It is also where an
+/// untrusted manifest's shape is bounded (spec §8.2): nesting depth, the number of values, and
+/// the number of images, counted while the `images` array is read, not after.
+struct ManifestParser {
+    struct Limits {
+        var maximumImages: Int
+        /// Values of any kind in the whole manifest, so that a manifest within the size limit
+        /// cannot make millions of tiny values (`[0,0,0,…]`) and exhaust memory.
+        var maximumValues: Int
+        var maximumDepth = 64
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let limits: Limits
+    private var index = 0
+    private var values = 0
+    private var depth = 0
+    /// Images beyond the limit are read (to find `formatVersion` wherever it is) but not kept.
+    private var imagesOverLimit = 0
+
+    /// Parses `data`, which must hold exactly one JSON object (a UTF-8 byte-order mark is skipped).
+    /// - Throws: `.damagedDocument` naming the byte offset of the first error; `.limitExceeded`
+    ///   for too many images or values; `.unsupportedVersion` for a `formatVersion` of 2.0 or later
+    ///   (checked as soon as it is read, before the image count).
+    static func parse(_ data: Data, limits: Limits) throws -> JSONValue {
+        try data.withUnsafeBytes { raw in
+            var parser = ManifestParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
+            if raw.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+            let value = try parser.value(isTopLevel: true)
+            parser.skipWhitespace()
+            guard parser.index == parser.bytes.count else { throw parser.invalid("unexpected data after the JSON object") }
+            // Spec §6.2: reported only now, so that a newer version wins wherever it appears.
+            if parser.imagesOverLimit > 0 {
+                let count = limits.maximumImages + parser.imagesOverLimit
+                throw GalleryError(.limitExceeded, "manifest.json lists \(count) images; the limit is \(limits.maximumImages)")
+            }
+            return value
+        }
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
+
+    private func invalid(_ problem: String) -> GalleryError {
+        GalleryError(.damagedDocument, "manifest.json is not valid JSON (\(problem) at byte \(index))")
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func value(isTopLevel: Bool = false, isImages: Bool = false) throws -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw invalid("unexpected end") }
+        values += 1
+        guard values <= limits.maximumValues else {
+            throw GalleryError(.limitExceeded, "manifest.json holds more than \(limits.maximumValues) JSON values")
+        }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(isTopLevel: isTopLevel)
+        case UInt8(ascii: "["): return try array(isImages: isImages)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw invalid("unexpected character")
+        }
+    }
+
+    private mutating func nest() throws {
+        depth += 1
+        guard depth <= limits.maximumDepth else { throw invalid("nested more than \(limits.maximumDepth) levels deep") }
+    }
+
+    private mutating func object(isTopLevel: Bool) throws -> JSONValue {
+        try nest()
+        index += 1
+        var fields: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(fields)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw invalid("expected a member name") }
+            let key = try string()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
+            index += 1
+            let member = try value(isImages: isTopLevel && key == "images")
+            // Spec §6.2: a newer major version is reported as such, whatever else follows.
+            if isTopLevel, key == "formatVersion", case .string(let version) = member {
+                try Manifest.checkVersion(version)
+            }
+            if fields[key] == nil { fields[key] = member }  // duplicate members: the first wins
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "}") else { throw invalid("expected ',' or '}'") }
+            index += 1
+            depth -= 1
+            return .object(fields)
+        }
+    }
+
+    private mutating func array(isImages: Bool) throws -> JSONValue {
+        try nest()
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            if isImages, elements.count == limits.maximumImages {
+                let kept = values
+                _ = try value()
+                values = kept
+                imagesOverLimit += 1
+            } else {
+                elements.append(try value())
+            }
+            skipWhitespace()
+            guard index < bytes.count else { throw invalid("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            guard bytes[index] == UInt8(ascii: "]") else { throw invalid("expected ',' or ']'") }
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+              memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0 else { throw invalid("unexpected character") }
+        index += count
+    }
+
+    private mutating func string() throws -> String {
+        index += 1  // the opening quote
+        let start = index
+        // Fast path: no escapes — the bytes between the quotes, checked as UTF-8 unless all ASCII.
+        var isASCII = true
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeBufferPointer(start: bytes.baseAddress! + start, count: index - start)
+                index += 1
+                if isASCII { return String(decoding: slice, as: UTF8.self) }
+                guard let text = String(validating: slice, as: UTF8.self) else { throw invalid("a string is not valid UTF-8") }
+                return text
+            }
+            isASCII = isASCII && byte < 0x80
+            if byte == UInt8(ascii: "\\") { break }
+            guard byte >= 0x20 else { throw invalid("a control character in a string") }
+            index += 1
+        }
+        var text = Array(bytes[start..<min(index, bytes.count)])
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let result = String(validating: text, as: UTF8.self) else { throw invalid("a string is not valid UTF-8") }
+                return result
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard index < bytes.count else { throw invalid("unexpected end") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
+                case UInt8(ascii: "b"): text.append(0x08)
+                case UInt8(ascii: "f"): text.append(0x0C)
+                case UInt8(ascii: "n"): text.append(0x0A)
+                case UInt8(ascii: "r"): text.append(0x0D)
+                case UInt8(ascii: "t"): text.append(0x09)
+                case UInt8(ascii: "u"): text.append(contentsOf: try unicodeEscape())
+                default: throw invalid("an unknown escape in a string")
+                }
+            default:
+                guard byte >= 0x20 else { throw invalid("a control character in a string") }
+                text.append(byte)
+                index += 1
+            }
+        }
+        throw invalid("unexpected end")
+    }
+
+    /// `\uXXXX` (after the `u`), with a surrogate pair read as one scalar; returns its UTF-8.
+    private mutating func unicodeEscape() throws -> [UInt8] {
+        var scalar = try hexQuad()
+        if (0xD800..<0xDC00).contains(scalar) {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                throw invalid("an unpaired surrogate in a string")
+            }
+            index += 2
+            let low = try hexQuad()
+            guard (0xDC00..<0xE000).contains(low) else { throw invalid("an unpaired surrogate in a string") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw invalid("an unpaired surrogate in a string") }
+        return Array(String(Character(unicode)).utf8)
+    }
+
+    private mutating func hexQuad() throws -> UInt32 {
+        guard index + 4 <= bytes.count else { throw invalid("unexpected end") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw invalid("a bad \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// RFC 8259's number grammar; an integer that fits Int64 stays exact, anything else is a Double.
+    private mutating func number() throws -> JSONValue {
+        let start = index
+        func digits() -> Int {
+            let first = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - first
+        }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw invalid("a bad number") }
+        guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { throw invalid("a number with a leading zero") }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            isInteger = false
+            guard digits() > 0 else { throw invalid("a bad number") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            isInteger = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw invalid("a bad number") }
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: bytes.baseAddress! + start, count: index - start), as: UTF8.self)
+        if isInteger, let integer = Int64(text) { return .integer(integer) }
+        guard let double = Double(text), double.isFinite else { throw invalid("a number out of range") }
+        return .number(double)
+    }
+}
