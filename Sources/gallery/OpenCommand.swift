@@ -23,7 +23,7 @@ struct OpenCommand: ParsableCommand {
     func run() throws {
         let gallery = try GalleryDocument(contentsOf: document.url).gallery
         if output.json {
-            Output.json(DocumentJSON.value(path: document.url, gallery: gallery))
+            print(DocumentJSON.text(path: document.url, gallery: gallery))
             return
         }
         let cached = gallery.images.count { $0.isCached }
@@ -46,23 +46,43 @@ struct OpenCommand: ParsableCommand {
 /// `open --json`: the document as a program sees it. Every key is always present (`null` when
 /// empty); keys sorted, pretty-printed.
 enum DocumentJSON {
-    static func value(path: URL, gallery: Gallery) -> JSONValue {
-        func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
-        func optional(_ number: Int?) -> JSONValue { number.map { .integer(Int64($0)) } ?? .null }
-        let images = gallery.images.enumerated().map { offset, image -> JSONValue in
-            .object([
-                "index": .integer(Int64(offset + 1)), "id": .string(image.id.uuidString.lowercased()),
-                "url": .string(image.url.absoluteString), "aspectRatio": .number(image.aspectRatio),
-                "width": optional(image.width), "height": optional(image.height),
-                "status": .string(image.status.rawValue), "error": optional(image.error),
-                "cached": .bool(image.isCached), "sha256": optional(image.cached?.sha256), "caption": optional(image.caption),
-            ])
-        }
-        return .object([
+    /// The JSON text. The images — nearly all of it — are written straight from the gallery
+    /// into one buffer, their keys in sorted order by hand: for 10,000 images, building a tree
+    /// of dictionaries first and sorting each one's keys took longer than reading the document.
+    static func text(path: URL, gallery: Gallery) -> String {
+        let header: JSONValue = .object([
             "path": .string(path.pathForDisplay), "title": .string(gallery.title),
-            "id": .string(gallery.id.uuidString.lowercased()),
+            "id": .string(gallery.id.lowercasedText),
             "created": .string(gallery.created.formatted(.iso8601)), "modified": .string(gallery.modified.formatted(.iso8601)),
-            "columns": .integer(Int64(gallery.columns)), "images": .array(images),
+            "columns": .integer(Int64(gallery.columns)), "images": .array([]),
         ])
+        let text = String(decoding: header.serialized(.pretty), as: UTF8.self)
+        guard !gallery.images.isEmpty, let empty = text.range(of: "\"images\" : []") else { return text }
+        var output = Array(text[..<empty.lowerBound].utf8)
+        output.reserveCapacity(output.count + gallery.images.count * 420)
+        output.append(contentsOf: "\"images\" : [".utf8)
+        for (offset, image) in gallery.images.enumerated() {
+            func member(_ key: StaticString, _ value: JSONValue, last: Bool = false) {
+                output.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+                value.write(to: &output)
+                output.append(contentsOf: last ? [0x0A] : [UInt8(ascii: ","), 0x0A])
+            }
+            output.append(contentsOf: (offset == 0 ? "\n    {\n" : ",\n    {\n").utf8)
+            member("      \"aspectRatio\" : ", .number(image.aspectRatio))
+            member("      \"cached\" : ", .bool(image.isCached))
+            member("      \"caption\" : ", image.caption.map(JSONValue.string) ?? .null)
+            member("      \"error\" : ", image.error.map(JSONValue.string) ?? .null)
+            member("      \"height\" : ", image.height.map { .integer(Int64($0)) } ?? .null)
+            member("      \"id\" : ", .string(image.id.lowercasedText))
+            member("      \"index\" : ", .integer(Int64(offset + 1)))
+            member("      \"sha256\" : ", image.cached.map { .string($0.sha256) } ?? .null)
+            member("      \"status\" : ", .string(image.status.rawValue))
+            member("      \"url\" : ", .string(image.url.absoluteString))
+            member("      \"width\" : ", image.width.map { .integer(Int64($0)) } ?? .null, last: true)
+            output.append(contentsOf: "    }".utf8)
+        }
+        output.append(contentsOf: "\n  ]".utf8)
+        output.append(contentsOf: text[empty.upperBound...].utf8)
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -26,11 +26,6 @@ enum Output {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
-    /// Prints a JSON value pretty-printed with sorted keys (the same text as `json(_:)`, faster).
-    static func json(_ value: JSONValue) {
-        print(String(decoding: value.serialized(.pretty), as: UTF8.self))
-    }
-
     /// `value` with exactly `places` decimals ("1.500"), without `String(format:)`, which costs
     /// a locale lookup and a vsnprintf per call — too much for a table of 10,000 rows.
     static func decimal(_ value: Double, places: Int) -> String {

@@ -13,6 +13,8 @@ enum BundleReader {
         var gallery: Gallery
         var contents: BundleContents
         var identity: FileIdentity
+        /// `manifest.json` as parsed: the state undo patches apply to (spec §3.7).
+        var manifest: JSONValue
     }
 
     /// Opens the document at `url`, checking its whole structure and reading its manifest.
@@ -51,9 +53,10 @@ enum BundleReader {
             guard let manifest else {
                 throw GalleryError(.damagedDocument, "not a gallery document (manifest.json is missing)")
             }
-            let gallery = try Manifest.decode(manifest, limits: limits)
+            let tree = try ManifestParser.parse(manifest, limits: limits.parsing)
+            let gallery = try Manifest.gallery(from: tree, limits: limits)
             try checkReferences(of: gallery, in: contents)
-            return Opened(gallery: gallery, contents: contents, identity: identity)
+            return Opened(gallery: gallery, contents: contents, identity: identity, manifest: tree)
         }
     }
 

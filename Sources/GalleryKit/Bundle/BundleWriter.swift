@@ -27,19 +27,24 @@ struct BundleWriter {
     var limits: BundleLimits = .standard
 
     /// Writes `entries` (in any order; they are sorted here) to `descriptor`.
+    /// - Returns: what the archive holds, as `BundleReader.open` would list it.
     /// - Complexity: O(total bytes); memory O(largest in-memory entry).
-    func write(_ entries: [Entry], modified: Date, to descriptor: Int32) throws {
+    @discardableResult
+    func write(_ entries: [Entry], modified: Date, to descriptor: Int32) throws -> BundleContents {
         let ordered = entries.sorted { BundleLayout.precedes($0.name, $1.name) }
         let writer = try ArchiveWriter(fileDescriptor: descriptor)
         var cursors: [URL: SourceCursor] = [:]
+        var written = BundleContents()
         for entry in ordered {
             switch entry.source {
             case .data(let data):
                 try writer.writeEntry(named: entry.name, data: data, modified: modified, compression: entry.compression)
+                written.append(entry.name, size: Int64(data.count))
             case .file(let url, let identity):
                 try writer.writeEntry(named: entry.name, size: identity.size, modified: modified, compression: entry.compression) { write in
                     try FileChunks.read(url, expecting: identity, write)
                 }
+                written.append(entry.name, size: identity.size)
             case .archived(let url, let name):
                 guard let contents = sources[url] else {
                     throw GalleryError(.damagedDocument, url: url, "entry \(name) is missing from the document")
@@ -47,9 +52,11 @@ struct BundleWriter {
                 var cursor = cursors[url] ?? SourceCursor(url: url, contents: contents, limits: limits)
                 try cursor.copy(name, as: entry.name, compression: entry.compression, modified: modified, into: writer)
                 cursors[url] = cursor
+                written.append(entry.name, size: contents.sizes[name] ?? 0)
             }
         }
         try writer.finish()
+        return written
     }
 }
 

@@ -57,7 +57,7 @@ enum Manifest {
         var fields = gallery.unknownFields
         fields["format"] = .string(format)
         fields["formatVersion"] = .string(formatVersion)
-        fields["id"] = .string(gallery.id.uuidString.lowercased())
+        fields["id"] = .string(gallery.id.lowercasedText)
         fields["title"] = .string(gallery.title)
         fields["created"] = .string(RFC3339.string(from: gallery.created))
         fields["modified"] = .string(RFC3339.string(from: gallery.modified))
@@ -137,7 +137,8 @@ enum Manifest {
 
     private static func encode(_ image: GalleryImage) -> JSONValue {
         var fields = image.unknownFields
-        fields["id"] = .string(image.id.uuidString.lowercased())
+        fields.reserveCapacity(fields.count + 11)  // grown once, not three times
+        fields["id"] = .string(image.id.lowercasedText)
         fields["url"] = .string(image.url.absoluteString)
         fields["aspectRatio"] = .number(image.aspectRatio)
         fields["width"] = image.width.map { .integer(Int64($0)) } ?? .null
@@ -153,6 +154,7 @@ enum Manifest {
 
     private static func encode(_ cached: CachedImage) -> JSONValue {
         var fields = cached.unknownFields
+        fields.reserveCapacity(fields.count + 4)
         fields["path"] = .string(cached.path)
         fields["sha256"] = .string(cached.sha256)
         fields["bytes"] = .integer(cached.bytes)
@@ -237,7 +239,7 @@ private struct Fields {
     }
 
     func uuid(_ key: String) throws -> UUID {
-        guard let value = UUID(uuidString: try string(key)) else { throw invalid(key, "must be a UUID") }
+        guard let value = UUID(text: try string(key)) else { throw invalid(key, "must be a UUID") }
         return value
     }
 
@@ -247,7 +249,9 @@ private struct Fields {
     }
 
     func unknownFields(known: Set<String>) -> [String: JSONValue] {
-        values.filter { !known.contains($0.key) }
+        // Nearly always none: check before building a dictionary per image.
+        guard values.keys.contains(where: { !known.contains($0) }) else { return [:] }
+        return values.filter { !known.contains($0.key) }
     }
 }
 

@@ -141,14 +141,19 @@ enum RevisionPatch {
         }
     }
 
+    private enum Identity: Hashable {
+        case id(String)
+        case value(JSONValue)
+    }
+
     /// Each element's identity, or `nil` if two elements would share one.
-    private static func identities(of elements: [JSONValue]) -> [JSONValue]? {
-        var seen = Set<JSONValue>()
-        var keys: [JSONValue] = []
+    private static func identities(of elements: [JSONValue]) -> [Identity]? {
+        var seen = Set<Identity>(minimumCapacity: elements.count)
+        var keys: [Identity] = []
         keys.reserveCapacity(elements.count)
         for element in elements {
-            var key = element
-            if case .object(let fields) = element, case .string(let id)? = fields["id"] { key = .array([.string(id)]) }
+            var key = Identity.value(element)
+            if case .object(let fields) = element, case .string(let id)? = fields["id"] { key = .id(id) }
             guard seen.insert(key).inserted else { return nil }
             keys.append(key)
         }

@@ -14,7 +14,12 @@ public struct GalleryDocument: Sendable {
     /// Where the document lives.
     public let url: URL
     /// The gallery as currently edited.
-    public private(set) var gallery: Gallery
+    public private(set) var gallery: Gallery {
+        didSet { galleryJSON = nil }
+    }
+    /// `gallery`'s manifest as a JSON tree, when known without building it: as read from disk,
+    /// or as built for an edit's undo patch. Kept because building it is most of an edit's cost.
+    var galleryJSON: JSONValue?
 
     /// What the file on disk holds; `nil` for a document not saved yet.
     var contents: BundleContents?
@@ -47,8 +52,14 @@ public struct GalleryDocument: Sendable {
     /// - Complexity: O(entries + manifest size); no image data is read.
     public init(contentsOf url: URL, limits: BundleLimits = .standard) throws {
         let opened = try BundleReader.open(url, limits: limits)
+        self.init(url: url, opened: opened, limits: limits)
+    }
+
+    /// The document `opened` describes: read from disk, or just written.
+    private init(url: URL, opened: BundleReader.Opened, limits: BundleLimits) {
         self.url = url
         self.gallery = opened.gallery
+        self.galleryJSON = opened.manifest
         self.contents = opened.contents
         self.identity = opened.identity
         self.limits = limits
@@ -83,10 +94,12 @@ public struct GalleryDocument: Sendable {
         var edited = gallery
         try change(&edited)
         guard edited != gallery else { return }
-        undoStack.insert(.patch(RevisionPatch.difference(from: Manifest.json(of: edited), to: Manifest.json(of: gallery))), at: 0)
+        let editedJSON = Manifest.json(of: edited)
+        undoStack.insert(.patch(RevisionPatch.difference(from: editedJSON, to: currentJSON)), at: 0)
         undoStack = Array(undoStack.prefix(limits.maximumRevisions))
         redoStack.removeAll()
         gallery = edited
+        galleryJSON = editedJSON
     }
 
     /// Goes back to the state before the last edit; cached bytes the edit dropped come back too.
@@ -108,31 +121,36 @@ public struct GalleryDocument: Sendable {
         orSay emptyMessage: String
     ) throws {
         guard let revision = self[keyPath: side].first else { throw GalleryError(.invalidArgument, url: url, emptyMessage) }
-        let restored = try load(revision)
-        let back = RevisionPatch.difference(from: Manifest.json(of: restored), to: Manifest.json(of: gallery))
+        let (restored, restoredJSON) = try load(revision)
+        let back = RevisionPatch.difference(from: restoredJSON, to: currentJSON)
         self[keyPath: otherSide].insert(.patch(back), at: 0)
         self[keyPath: otherSide] = Array(self[keyPath: otherSide].prefix(limits.maximumRevisions))
         self[keyPath: side].removeFirst()
         gallery = restored
+        galleryJSON = restoredJSON
     }
 
-    /// The state `revision` describes, one step from the current one.
-    private func load(_ revision: Revision) throws -> Gallery {
+    /// The current gallery's manifest as a JSON tree.
+    private var currentJSON: JSONValue { galleryJSON ?? Manifest.json(of: gallery) }
+
+    /// The state `revision` describes, one step from the current one, and its JSON.
+    private func load(_ revision: Revision) throws -> (Gallery, JSONValue) {
         try GalleryError.attributing(to: url) {
             switch revision {
             case .patch(let patch):
-                return try Manifest.gallery(from: try RevisionPatch.apply(patch, to: Manifest.json(of: gallery)), limits: limits)
+                let state = try RevisionPatch.apply(patch, to: currentJSON)
+                return (try Manifest.gallery(from: state, limits: limits), state)
             case .stored(let name):
                 let data = try BundleReader.readEntries(named: [name], of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
                 guard let stored = data[name] else { throw GalleryError(.damagedDocument, "\(name) is missing") }
                 let tree = try ManifestParser.parse(stored, limits: limits.parsing)
-                let state = try Self.state(of: tree, from: Manifest.json(of: gallery))
+                let state = try Self.state(of: tree, from: currentJSON)
                 let revision = try Manifest.gallery(from: state, limits: limits)
                 // Restoring it must give a document that opens: its cached bytes are all here.
                 if let contents {
                     try BundleReader.checkReferences(of: revision, in: contents, revision: name, supplied: Set(pendingEntries.keys))
                 }
-                return revision
+                return (revision, state)
             }
         }
     }
@@ -194,8 +212,10 @@ extension GalleryDocument {
         saved.modified = Date.now.wholeSeconds
         saved.generator = GalleryKitVersion.generator
         let mode: AtomicFile.Mode = identity != nil || replacingExisting ? .replace : .createNew
-        try write(saved, to: file, naming: url, mode: mode, includingHistory: true)
-        self = try GalleryDocument(contentsOf: url, limits: limits)
+        let (written, identity, manifest) = try write(saved, to: file, naming: url, mode: mode, includingHistory: true)
+        // What was just written, without reading it back: every limit was checked before writing.
+        let opened = BundleReader.Opened(gallery: saved, contents: written, identity: identity, manifest: manifest)
+        self = GalleryDocument(url: url, opened: opened, limits: limits)
     }
 
     /// Writes `gallery` with this document's cached bytes, history and extension entries to `destination`.
@@ -204,7 +224,11 @@ extension GalleryDocument {
     /// of §8.2 is checked on the entries first, so a save over a limit fails with the document
     /// unchanged instead of replacing it with one that no longer opens.
     /// - Parameter name: the file errors name, if not `destination` (a link to it).
-    func write(_ gallery: Gallery, to destination: URL, naming name: URL? = nil, mode: AtomicFile.Mode, includingHistory: Bool) throws {
+    /// - Returns: what the new file holds, its identity, and its manifest as a JSON tree.
+    @discardableResult
+    func write(
+        _ gallery: Gallery, to destination: URL, naming name: URL? = nil, mode: AtomicFile.Mode, includingHistory: Bool
+    ) throws -> (BundleContents, FileIdentity, JSONValue) {
         let undo = includingHistory ? Array(undoStack.prefix(limits.maximumRevisions)) : []
         let redo = includingHistory ? Array(redoStack.prefix(limits.maximumRevisions)) : []
         let storedRevisions = Set((undo + redo).compactMap { revision -> String? in
@@ -224,7 +248,8 @@ extension GalleryDocument {
             }
         }
 
-        let manifest = try Manifest.encode(gallery)
+        let tree = Manifest.json(of: gallery)
+        let manifest = try Manifest.serialize(tree)
         var entries: [BundleWriter.Entry] = [
             .init(name: BundleLayout.mimetypeName, source: .data(Data(BundleLayout.mimetype.utf8)), compression: .stored),
             .init(name: BundleLayout.manifestName, source: .data(manifest), compression: .deflated),
@@ -265,9 +290,11 @@ extension GalleryDocument {
         var sources = otherSources
         sources[url] = contents
         let writer = BundleWriter(sources: sources, limits: limits)
-        try AtomicFile.write(to: destination, naming: name, mode: mode) { descriptor in
-            try writer.write(entries, modified: gallery.modified, to: descriptor)
+        var written = BundleContents()
+        let identity = try AtomicFile.write(to: destination, naming: name, mode: mode) { descriptor in
+            written = try writer.write(entries, modified: gallery.modified, to: descriptor)
         }
+        return (written, identity, tree)
     }
 
     /// Spec §3.4: a contact sheet of the first thumbnails, made again only when they change.

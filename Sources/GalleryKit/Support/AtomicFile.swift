@@ -21,7 +21,9 @@ enum AtomicFile {
 
     /// Writes a new version of `url` through `write`, which receives a descriptor open for writing.
     /// - Parameter name: the file errors name (the path the user gave, which may be a link to `url`).
-    static func write(to url: URL, naming name: URL? = nil, mode: Mode, _ write: (Int32) throws -> Void) throws {
+    /// - Returns: the identity of the file now at `url`.
+    @discardableResult
+    static func write(to url: URL, naming name: URL? = nil, mode: Mode, _ write: (Int32) throws -> Void) throws -> FileIdentity {
         let shown = name ?? url
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(temporaryPrefix(for: url) + randomSuffix())
@@ -36,6 +38,7 @@ enum AtomicFile {
         defer {
             if !isFinished { FileLocation.unlink(temporary) }
         }
+        let identity: FileIdentity
         do {
             defer { close(descriptor) }
             do {
@@ -48,6 +51,8 @@ enum AtomicFile {
                 try copyOwnership(from: existing, to: descriptor, reportingAs: shown)
             }
             guard fsync(descriptor) == 0 else { throw GalleryError.system("cannot save (the document is unchanged)", url: shown) }
+            // Renaming and linking keep the inode, size and modification time.
+            identity = try FileIdentity(fileDescriptor: descriptor, url: shown)
         }
         switch mode {
         case .replace:
@@ -65,6 +70,7 @@ enum AtomicFile {
         }
         isFinished = true
         syncFolder(folder)
+        return identity
     }
 
     /// Gives the new file the old one's permission bits, owner and group.

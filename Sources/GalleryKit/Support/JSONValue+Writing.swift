@@ -9,7 +9,8 @@ extension JSONValue {
         case pretty
     }
 
-    /// The value as JSON text: members sorted by name (code point order), `/` not escaped,
+    /// The value as JSON text: members sorted by name (`String`'s `<`: code point order for
+    /// names in NFC), `/` not escaped,
     /// non-ASCII written as UTF-8, numbers in their shortest form (`1.5`, an integral double as
     /// `2`).
     ///
@@ -21,6 +22,12 @@ extension JSONValue {
         output.reserveCapacity(4096)
         write(into: &output, layout: layout, indent: 0)
         return Data(output)
+    }
+
+    /// Appends the value as JSON text to `output`, as `serialized(_:)` writes it, indented
+    /// `indent` levels when pretty.
+    public func write(to output: inout [UInt8], layout: Layout = .compact, indent: Int = 0) {
+        write(into: &output, layout: layout, indent: indent)
     }
 
     private func write(into output: inout [UInt8], layout: Layout, indent: Int) {
@@ -41,7 +48,8 @@ extension JSONValue {
             output.append(UInt8(ascii: "]"))
         case .object(let fields):
             output.append(UInt8(ascii: "{"))
-            let keys = fields.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            // `<` is code point order for the NFC names writers produce, and fast for ASCII.
+            let keys = fields.keys.sorted(by: <)
             for (offset, key) in keys.enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(into: &output, layout: layout, indent: indent + 1)
