@@ -45,7 +45,7 @@ let package = Package(
             dependencies: [
                 "GalleryKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            ]
         ),
         // Builders for the tests' own inputs: temporary folders, sample images, raw (hostile) zips.
         .target(
@@ -70,7 +70,13 @@ let package = Package(
         ),
         .testTarget(
             name: "GalleryCLITests",
-            dependencies: ["gallery", "GalleryTestSupport"]
+            dependencies: ["gallery", "gallery-fuzz", "GalleryTestSupport"]
+        ),
+        // libFuzzer targets for the readers; a plain build replays inputs (Tests/Fuzz/README.md).
+        .executableTarget(
+            name: "gallery-fuzz",
+            dependencies: ["GalleryKit"],
+            path: "Tests/Fuzz/GalleryFuzz"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -266,8 +266,9 @@ enum RFC3339 {
         let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (day, adjustedSecond) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
         let (year, month, dayOfMonth) = civil(fromDays: day)
-        // Foundation's calendar is Julian before 1582; RFC 3339's is proleptic Gregorian.
-        guard (1583...9999).contains(year) else { return Date.ISO8601FormatStyle().format(date) }
+        // RFC 3339's calendar is proleptic Gregorian, for every year this form can hold (and
+        // `wholeSecondsUTC` reads it back exactly); Foundation's is Julian before 1582.
+        guard (0...9999).contains(year) else { return Date.ISO8601FormatStyle().format(date) }
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: 4 - String(year).count) + String(year)
         return "\(yearText)-\(two(month))-\(two(dayOfMonth))T\(two(adjustedSecond / 3600)):\(two(adjustedSecond / 60 % 60)):\(two(adjustedSecond % 60))Z"
