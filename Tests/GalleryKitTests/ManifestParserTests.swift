@@ -16,14 +16,8 @@ import Testing
     /// A random JSON tree from `seed`: every kind of value, strings with quotes, escapes,
     /// control characters and non-ASCII text.
     static func randomTree(seed: UInt64, depth: Int = 0) -> JSONValue {
-        var state = seed
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix(seed: seed)
+        func next() -> UInt64 { generator.next() }
         let pieces = ["a", "Trip", "\"", "\\", "/", "\n", "\u{1}", "é", "日出", "🌅", " ", "\u{7F}", "\u{2028}"]
         func text() -> String { (0..<Int(next() % 6)).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined() }
         func tree(_ depth: Int) -> JSONValue {

@@ -55,7 +55,7 @@ public enum BundleVerifier {
                 guard let revision = revisions[name] else { continue }
                 chained.insert(name)
                 try damagedRevision(name) {
-                    state = try GalleryDocument.state(of: revision, from: state)
+                    state = try RevisionPatch.state(of: revision, from: state)
                     try check(state, named: name, in: opened.contents, limits: limits)
                 }
             }

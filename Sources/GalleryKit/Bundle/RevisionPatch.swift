@@ -43,6 +43,13 @@ enum RevisionPatch {
         return result
     }
 
+    /// A stored revision's state: a patch applied to the state one step newer, or a whole
+    /// manifest (GalleryKit 0.1.0) as it is.
+    static func state(of revision: JSONValue, from newer: JSONValue) throws -> JSONValue {
+        if case .object = revision { return revision }
+        return try apply(revision, to: newer)
+    }
+
     /// The entry names a revision (a patch or a whole manifest) refers to: every `cached.path`
     /// and `thumbnail` in it, and the conventional thumbnail of every cached image (§3.6). Every value a patch holds belongs to some kept revision's state,
     /// so these and the current manifest's are exactly the entries the history needs.

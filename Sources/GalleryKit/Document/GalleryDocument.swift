@@ -144,7 +144,7 @@ public struct GalleryDocument: Sendable {
                 let data = try BundleReader.readEntries(named: [name], of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
                 guard let stored = data[name] else { throw GalleryError(.damagedDocument, "\(name) is missing") }
                 let tree = try ManifestParser.parse(stored, limits: limits.parsing)
-                let state = try Self.state(of: tree, from: currentJSON)
+                let state = try RevisionPatch.state(of: tree, from: currentJSON)
                 let revision = try Manifest.gallery(from: state, limits: limits)
                 // Restoring it must give a document that opens: its cached bytes are all here.
                 if let contents {
@@ -155,12 +155,6 @@ public struct GalleryDocument: Sendable {
         }
     }
 
-    /// A stored revision's state: a patch applied to the state one step newer, or a whole
-    /// manifest (GalleryKit 0.1.0) as it is.
-    static func state(of revision: JSONValue, from newer: JSONValue) throws -> JSONValue {
-        if case .object = revision { return revision }
-        return try RevisionPatch.apply(revision, to: newer)
-    }
 }
 
 // MARK: - Saving
