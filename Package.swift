@@ -38,7 +38,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ],
+            // The HTML export's page, style sheet and script, filled in by `HTMLExporter`.
+            resources: [.copy("Export/Templates")]
         ),
         .executableTarget(
             name: "gallery",
@@ -78,6 +80,7 @@ let package = Package(
             dependencies: ["GalleryKit"],
             path: "Tests/Fuzz/GalleryFuzz"
         ),
+        .executableTarget(name: "gallery-layout-benchmark", dependencies: ["GalleryKit"], path: "Tests/Benchmarks/LayoutBenchmark"),
     ],
     swiftLanguageModes: [.v6]
 )

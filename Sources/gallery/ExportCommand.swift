@@ -2,43 +2,99 @@ import ArgumentParser
 import Foundation
 import GalleryKit
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export a gallery document to share it.",
         discussion: """
             Formats:
-              bundle   a self-contained .gallery copy: every image cached, no undo history
-              folder   a new folder with the images in order, numbered (001-name.jpg, …)
+              html           a static web site in a folder: the images laid out in justified \
+            rows, each opening in a viewer (←/→, swipe, Esc); works from file://, no network
+              iiif           a IIIF Presentation 3.0 manifest with its images, for IIIF viewers \
+            (Mirador, Universal Viewer); needs --base-url. --output is a folder (manifest.json \
+            inside) or a file such as Trip.json (its images in Trip/ beside it)
+              contact-sheet  one JPEG or PNG (by --output's extension) of the whole gallery, \
+            --width pixels wide, made from the thumbnails
+              cbz            a comic-book archive of the images in order, for e-readers
+              bundle         a self-contained .gallery copy: every image cached, no undo history
+              folder         a new folder with the images in order, numbered (001-name.jpg, …)
 
-            The output must not exist yet.
+            Web images that are not cached are fetched during the export. An image that cannot \
+            be had is shown as an error tile (html, contact-sheet), left out (folder, cbz, iiif) \
+            or kept as failed (bundle); each is listed on stderr and the exit status is 2.
+            The document is checked before anything is fetched or written; a damaged document \
+            is refused (exit 65) and nothing is written. The output appears only when complete \
+            and must not exist, unless --force (which replaces a file, or a folder holding only \
+            what this format writes).
 
             Examples:
+              gallery export Trip.gallery --format html --output Trip-site
+              gallery export Trip.gallery --format iiif --output Trip.json --base-url https://example.org/galleries/
+              gallery export Trip.gallery --format contact-sheet --output Trip.jpg --width 3000
+              gallery export Trip.gallery --format cbz --output Trip.cbz
               gallery export Trip.gallery --format bundle --output Trip-share.gallery
-              gallery export Trip.gallery --format folder --output Trip-images
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case bundle, folder
+        case html, iiif, contactSheet = "contact-sheet", cbz, bundle, folder
     }
 
     @Argument(help: "The document (PATH.gallery).")
     var document: DocumentPath
 
-    @Option(help: "What to export: bundle or folder.")
+    @Option(help: "What to export: html, iiif, contact-sheet, cbz, bundle or folder.")
     var format: Format
 
-    @Option(help: "Where to write the export; must not exist.")
+    @Option(help: "Where to write the export; must not exist (unless --force).")
     var output: DocumentPath
 
-    func run() throws {
-        let opened = try GalleryDocument(contentsOf: document.url)
-        let exporter: any DocumentExporter = switch format {
-        case .bundle: BundleExporter()
-        case .folder: FolderExporter()
+    @Flag(help: "Replace an existing output.")
+    var force = false
+
+    @Option(help: ArgumentHelp("iiif: the http(s) URL the output folder (or the folder holding the manifest file) will be served from.", valueName: "url"))
+    var baseURL: String?
+
+    @Option(help: "contact-sheet: the width in pixels, 256 to 16384.")
+    var width = 2048
+
+    @Flag(help: "contact-sheet: no title above the images.")
+    var noTitle = false
+
+    @OptionGroup(title: "Fetching web images") var downloads: DownloadOptions
+
+    func validate() throws {
+        if format == .iiif, baseURL == nil {
+            throw ValidationError("--format iiif needs --base-url: the http(s) URL the export will be served from")
         }
-        try exporter.export(opened, to: output.url)
-        print("Exported \(Output.count(opened.gallery.images.count, "image")) from \(Output.name(document.url)) to \(Output.name(output.url)).")
+        if format != .iiif, baseURL != nil { throw ValidationError("--base-url is only for --format iiif") }
+        guard (256...16384).contains(width) else { throw ValidationError("--width must be from 256 to 16384") }
+    }
+
+    func run() async throws {
+        let exporter = try makeExporter()
+        let opened = try GalleryDocument(contentsOf: document.url)
+        let needsFetcher = opened.gallery.images.contains { !$0.isCached && !$0.hasFailed && !$0.url.isFileURL }
+        let report = try await downloads.withFetcher(needed: needsFetcher) { fetcher, progress in
+            try await exporter.export(opened, to: output.url, options: ExportOptions(replacingExisting: force, fetcher: fetcher, progress: progress))
+        }
+        let failed = report.failed > 0 ? " (\(report.failed) failed)" : ""
+        print("Exported \(Output.count(report.exported, "image"))\(failed) from \(Output.name(document.url)) to \(Output.name(output.url)).")
+        try FetchReport.finish(report.failures, skipped: false, verb: "not fetched")
+    }
+
+    private func makeExporter() throws -> any DocumentExporter {
+        switch format {
+        case .html: return HTMLExporter()
+        case .iiif:
+            guard let baseURL, let url = URL(string: baseURL) else {
+                throw GalleryError(.invalidArgument, path: baseURL, "is not a URL")
+            }
+            return try IIIFExporter(baseURL: url)
+        case .contactSheet: return try ContactSheetExporter(for: output.url, width: width, showsTitle: !noTitle)
+        case .cbz: return CBZExporter()
+        case .bundle: return BundleExporter()
+        case .folder: return FolderExporter()
+        }
     }
 }

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import GalleryKit
 
-/// How web images are fetched: shared by `create`, `edit add`, `edit retry` and `edit cache`.
-struct FetchOptions: ParsableArguments {
+/// How web images are downloaded: shared by `create`, `edit add`, `edit retry`, `edit cache` and
+/// `export`.
+struct DownloadOptions: ParsableArguments {
     @Option(help: "Downloads running at once.")
     var jobs = 8
 
@@ -12,9 +13,6 @@ struct FetchOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("The largest web image accepted, in bytes (suffixes K, M, G).", valueName: "bytes"))
     var maxBytes = ByteCount(value: 64 << 20)
-
-    @Flag(help: "Leave out web images that cannot be fetched, instead of adding them as failed.")
-    var skipFailed = false
 
     @Flag(name: .shortAndLong, help: "No progress line while fetching.")
     var quiet = false
@@ -35,23 +33,42 @@ struct FetchOptions: ParsableArguments {
         return configuration
     }
 
-    /// Prepares `sources` (downloading web images), with a progress line on a terminal.
-    func prepare(_ sources: [ImageSource], cache: Bool, thumbnails: Bool = true) async throws -> PreparedImages {
-        let needsFetcher = sources.contains { if case .web = $0 { true } else { false } }
-        let fetcher = needsFetcher ? ImageFetcher(configuration: configuration) : nil
+    /// Runs `body` with a fetcher (when `needed`) and a progress line on a terminal, then ends
+    /// the line and shuts the fetcher down, whatever happened.
+    func withFetcher<T>(
+        needed: Bool,
+        _ body: (ImageFetcher?, @escaping @Sendable (ImageFetcher.Progress) -> Void) async throws -> T
+    ) async throws -> T {
+        let fetcher = needed ? ImageFetcher(configuration: configuration) : nil
         let line = ProgressLine(enabled: !quiet)
-        let outcome: Result<PreparedImages, any Error>
+        let outcome: Result<T, any Error>
         do {
-            outcome = .success(try await PreparedImages.prepare(
-                sources, cache: cache, thumbnails: thumbnails, skippingFailed: skipFailed, fetcher: fetcher, progress: line.show
-            ))
+            outcome = .success(try await body(fetcher, line.show))
         } catch {
             outcome = .failure(error)
         }
-        // Whatever happened: end the progress line and close the client (it cannot be deferred: async).
+        // Cannot be deferred: shutting down is async.
         line.finish()
         await fetcher?.shutdown()
         return try outcome.get()
+    }
+}
+
+/// How web images are fetched into a document: downloads, and what becomes of failures.
+struct FetchOptions: ParsableArguments {
+    @OptionGroup var downloads: DownloadOptions
+
+    @Flag(help: "Leave out web images that cannot be fetched, instead of adding them as failed.")
+    var skipFailed = false
+
+    /// Prepares `sources` (downloading web images), with a progress line on a terminal.
+    func prepare(_ sources: [ImageSource], cache: Bool, thumbnails: Bool = true) async throws -> PreparedImages {
+        let needsFetcher = sources.contains { if case .web = $0 { true } else { false } }
+        return try await downloads.withFetcher(needed: needsFetcher) { fetcher, progress in
+            try await PreparedImages.prepare(
+                sources, cache: cache, thumbnails: thumbnails, skippingFailed: skipFailed, fetcher: fetcher, progress: progress
+            )
+        }
     }
 }
 

@@ -1,9 +1,109 @@
 import Foundation
 
-/// Writes a document out in some other shape. Every exporter refuses to overwrite its output and
-/// leaves nothing behind when it fails.
+/// A format a document can be exported to.
+///
+/// A format only says what it needs and writes its own files; everything else is one pipeline
+/// shared by all formats (`export(_:to:options:)`): checking the document, fetching web images
+/// that are not cached, reading cached bytes (CRC-32, exact size and inflation checked),
+/// staging under a hidden name, the atomic rename into place, and clean-up on failure.
 public protocol DocumentExporter: Sendable {
-    /// Exports `document` to `output`, which must not exist yet.
-    /// - Throws: `.alreadyExists` if `output` exists; `.fileNotFound` if an image's file is gone.
-    func export(_ document: GalleryDocument, to output: URL) throws
+    /// What the format needs of each image, put in place in the staging folder before `write`.
+    var materials: ExportMaterials { get }
+
+    /// Whether `name`, found at the top of an existing output folder, is something this format
+    /// writes. `--force` replaces a folder only if everything in it is; never a folder of the
+    /// user's own files.
+    func writes(topLevelName name: String) -> Bool
+
+    /// Writes the format's own files into `staging`, where the images and thumbnails asked for
+    /// are already (`ExportItem.imagePath`, `.thumbnailPath`), and says what becomes the output.
+    func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement
+}
+
+/// What an export needs of each image.
+public struct ExportMaterials: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The image's bytes, at `images/NNN.<ext>`.
+    public static let images = ExportMaterials(rawValue: 1)
+    /// A thumbnail (JPEG, long edge 256), at `thumbnails/NNN.jpg`: the document's own where it has
+    /// one, otherwise made from the image.
+    public static let thumbnails = ExportMaterials(rawValue: 2)
+}
+
+/// What becomes of the staging folder once a format has written its files.
+public enum ExportPlacement: Sendable, Equatable {
+    /// The staging folder becomes the output folder.
+    case folder
+    /// This file in the staging folder becomes the output file; the rest is discarded.
+    case file(String)
+    /// The staging folder becomes the folder beside the output file named like it without its
+    /// extension (`Trip.json` → `Trip/`), and this file in it becomes the output file.
+    case fileBesideFolder(String)
+}
+
+/// Everything a format writes from.
+public struct ExportContents: Sendable {
+    /// The gallery, with the images fetched for the export in it.
+    public let gallery: Gallery
+    /// One item per image, in gallery order.
+    public let items: [ExportItem]
+    /// Where the export goes, as the caller gave it.
+    public let output: URL
+    /// The document with its fetched images as pending entries (for a `.gallery` copy).
+    let document: GalleryDocument
+}
+
+/// One image as an export sees it.
+public struct ExportItem: Sendable {
+    /// Its position in the gallery, from 1.
+    public var number: Int
+    /// The image (after fetching: a web image that could not be fetched has failed).
+    public var image: GalleryImage
+    /// Where its bytes are, relative to the staging folder; `nil` if it has none.
+    public var imagePath: String?
+    /// Where its thumbnail is, relative to the staging folder; `nil` if it has none.
+    public var thumbnailPath: String?
+    /// Why the image cannot be shown, when it has failed (the square error tile's text).
+    public var failure: String?
+
+    /// Displayed width and height in pixels: the manifest's, or read from the image's header.
+    public var pixelSize: (width: Int, height: Int)? {
+        guard let width = image.width, let height = image.height, width > 0, height > 0 else { return nil }
+        return (width, height)
+    }
+
+    /// The size of its thumbnail, from its pixel size (or its aspect ratio, when not known).
+    public var thumbnailSize: (width: Int, height: Int)? {
+        guard thumbnailPath != nil else { return nil }
+        let size = pixelSize ?? (Thumbnailer.longEdge, max(1, Int((Double(Thumbnailer.longEdge) / image.aspectRatio).rounded())))
+        return Thumbnailer.size(ofImageWidth: size.width, height: size.height)
+    }
+}
+
+/// How an export runs.
+public struct ExportOptions: Sendable {
+    /// Replace an existing output (a file, or a folder holding only what this format writes).
+    public var replacingExisting = false
+    /// Downloads web images that are not cached; needed only if there are any.
+    public var fetcher: ImageFetcher?
+    /// Called after each download.
+    public var progress: (@Sendable (ImageFetcher.Progress) -> Void)?
+
+    public init(replacingExisting: Bool = false, fetcher: ImageFetcher? = nil, progress: (@Sendable (ImageFetcher.Progress) -> Void)? = nil) {
+        self.replacingExisting = replacingExisting
+        self.fetcher = fetcher
+        self.progress = progress
+    }
+}
+
+/// What an export did.
+public struct ExportReport: Sendable {
+    /// Images written to the output.
+    public var exported: Int
+    /// Images that failed (before or during the export), shown as error tiles or left out.
+    public var failed: Int
+    /// Web images that could not be fetched during the export, in gallery order.
+    public var failures: [PreparedImages.Failure]
 }

@@ -32,6 +32,13 @@ public enum Thumbnailer {
         }
     }
 
+    /// The size of the thumbnail made of an image of this displayed size: shrunk so its long
+    /// edge is `longEdge`, never enlarged.
+    static func size(ofImageWidth width: Int, height: Int) -> (width: Int, height: Int) {
+        let scale = min(1, Double(longEdge) / Double(max(width, height, 1)))
+        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+    }
+
     /// A contact sheet of `thumbnails` (JPEGs), `previewAcross` to a row.
     static func previewJPEG(of thumbnails: [Data]) throws -> Data {
         try encode(failure: { GalleryError(.notAnImage, "cannot make the document preview (\($0))") }) { buffer, length in

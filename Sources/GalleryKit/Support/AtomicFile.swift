@@ -111,7 +111,7 @@ enum AtomicFile {
         String((0..<12).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! })
     }
 
-    private static func syncFolder(_ folder: URL) {
+    static func syncFolder(_ folder: URL) {
         let descriptor = FileLocation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)

@@ -100,6 +100,13 @@ enum FileLocation {
         }
     }
 
+    static func makeDirectory(_ url: URL, mode: mode_t) -> Int32 {
+        withPath(of: url) { path in
+            guard let path else { return failing(ENOENT) }
+            return mkdir(path, mode)
+        }
+    }
+
     static func unlink(_ url: URL) {
         withPath(of: url) { path in
             if let path { _ = Foundation.unlink(path) }

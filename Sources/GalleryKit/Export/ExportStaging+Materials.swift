@@ -1,0 +1,172 @@
+import Foundation
+
+extension ExportStaging {
+    /// Puts each image's bytes and thumbnail in the staging folder, as `materials` asks, and
+    /// describes every item.
+    ///
+    /// File names come only from the export's own numbering (`images/007.jpg`), never from entry
+    /// names or URLs. Entries of the document are read in one pass, each checked as it is read:
+    /// CRC-32, exact size and the inflation limit. A document's own thumbnail is reused; an
+    /// image without one is decoded once to make it.
+    /// - Throws: `.damagedDocument` (and the other reading errors) for a damaged entry.
+    func gather(_ materials: ExportMaterials, of document: GalleryDocument) throws -> [ExportItem] {
+        let images = document.gallery.images
+        let digits = max(3, String(images.count).count)
+        var items: [ExportItem] = []
+        var wanted: [String: [String]] = [:]  // document entry → staging paths
+        var thumbnailsToMake: [Int] = []
+        for (offset, image) in images.enumerated() {
+            var item = ExportItem(number: offset + 1, image: image)
+            guard !image.hasFailed, let cached = image.cached else {
+                item.failure = image.error ?? "the image could not be loaded"
+                items.append(item)
+                continue
+            }
+            let number = Self.numbered(offset + 1, digits: digits)
+            let existingThumbnail = image.thumbnail.flatMap { document.source(ofEntry: $0) == nil ? nil : $0 }
+            let wantsThumbnail = materials.contains(.thumbnails)
+            if materials.contains(.images) || (wantsThumbnail && existingThumbnail == nil) {
+                let path = "images/\(number).\(Self.safeExtension(of: cached.path))"
+                wanted[cached.path, default: []].append(path)
+                item.imagePath = path
+            }
+            if wantsThumbnail {
+                let path = "thumbnails/\(number).jpg"
+                if let existingThumbnail {
+                    wanted[existingThumbnail, default: []].append(path)
+                    item.thumbnailPath = path
+                } else {
+                    thumbnailsToMake.append(offset)
+                }
+            }
+            items.append(item)
+        }
+        if !wanted.isEmpty {
+            try makeFolders(for: wanted.values.joined())
+            try copyEntries(wanted, of: document)
+        }
+        try makeThumbnails(for: thumbnailsToMake, in: &items, keepingImages: materials.contains(.images))
+        if materials.contains(.images) { readMissingSizes(of: &items) }
+        return items
+    }
+
+    /// `7` as `007` with `digits` digits.
+    static func numbered(_ number: Int, digits: Int) -> String {
+        let text = String(number)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    /// The extension of a cached entry's name, if it is a plain one (`images/<sha256>.jpg` → `jpg`).
+    private static func safeExtension(of name: String) -> String {
+        let candidate = (name as NSString).pathExtension.lowercased()
+        let plain = !candidate.isEmpty && candidate.count <= 5 && candidate.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return plain ? candidate : "img"
+    }
+
+    private func makeFolders(for paths: some Sequence<String>) throws {
+        for folderName in Set(paths.map { ($0 as NSString).deletingLastPathComponent }) where !folderName.isEmpty {
+            let url = folder.appendingPathComponent(folderName)
+            guard FileLocation.makeDirectory(url, mode: 0o755) == 0 || errno == EEXIST else {
+                throw GalleryError.system("cannot create", url: url)
+            }
+        }
+    }
+
+    /// Writes each wanted entry to its staging paths: entries of an archive in one pass over it,
+    /// bytes cached since opening from where they are.
+    private func copyEntries(_ wanted: [String: [String]], of document: GalleryDocument) throws {
+        var archived: [URL: [String: [String]]] = [:]  // archive → stored name → staging paths
+        for (name, paths) in wanted {
+            switch document.source(ofEntry: name) {
+            case .data(let data)?:
+                for path in paths { try Self.createFile(at: folder.appendingPathComponent(path), contents: data) }
+            case .file(let file, let identity)?:
+                try writeFile(paths[0]) { write in try FileChunks.read(file, expecting: identity, write) }
+                try duplicate(paths[0], to: paths.dropFirst())
+            case .archived(let archive, let stored)?:
+                archived[archive, default: [:]][stored, default: []] += paths
+            case nil:
+                throw GalleryError(.damagedDocument, url: document.url, "the bytes of \(name) are missing")
+            }
+        }
+        let inflation = document.limits.inflation
+        for (archive, entries) in archived {
+            var remaining = Set(entries.keys)
+            try BundleReader.visitEntries(named: remaining, of: archive) { name, reader in
+                guard let paths = entries[name] else { return }
+                remaining.remove(name)
+                try writeFile(paths[0]) { write in try reader.readData(inflation: inflation, write) }
+                try duplicate(paths[0], to: paths.dropFirst())
+            }
+            if let missing = remaining.first {
+                throw GalleryError(.damagedDocument, url: archive, "entry \(missing) is missing from the document")
+            }
+        }
+    }
+
+    private func duplicate(_ path: String, to copies: some Sequence<String>) throws {
+        for copy in copies {
+            try writeFile(copy) { write in try FileChunks.read(folder.appendingPathComponent(path), write) }
+        }
+    }
+
+    /// Thumbnails for the images at `offsets`, which have none in the document, made on all
+    /// cores from their staged bytes. An image libvips cannot shrink simply has none.
+    private func makeThumbnails(for offsets: [Int], in items: inout [ExportItem], keepingImages: Bool) throws {
+        guard !offsets.isEmpty else { return }
+        let made = ResultSlots<Data>(count: offsets.count)
+        let sources = offsets.map { items[$0].imagePath.map(folder.appendingPathComponent) }
+        DispatchQueue.concurrentPerform(iterations: offsets.count) { index in
+            guard let source = sources[index] else { return }
+            made[index] = Result { try Thumbnailer.jpeg(forFileAt: source) }
+        }
+        try makeFolders(for: ["thumbnails/x"])
+        for (index, offset) in offsets.enumerated() {
+            if case .success(let jpeg)? = made[index] {
+                let path = "thumbnails/\(Self.numbered(offset + 1, digits: max(3, String(items.count).count))).jpg"
+                try Self.createFile(at: folder.appendingPathComponent(path), contents: jpeg)
+                items[offset].thumbnailPath = path
+            }
+            if !keepingImages, let path = items[offset].imagePath {
+                FileLocation.unlink(folder.appendingPathComponent(path))
+                items[offset].imagePath = nil
+            }
+        }
+    }
+
+    /// Reads the displayed size from the header of images whose manifest does not record it.
+    private func readMissingSizes(of items: inout [ExportItem]) {
+        for index in items.indices where items[index].pixelSize == nil {
+            guard let path = items[index].imagePath,
+                  let info = try? ImageProbe.info(forFileAt: folder.appendingPathComponent(path)) else { continue }
+            items[index].image.width = info.width
+            items[index].image.height = info.height
+        }
+    }
+
+    /// Creates the file at `path` in the staging folder (it must not exist) and fills it.
+    func writeFile(_ path: String, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        try Self.createFile(at: folder.appendingPathComponent(path), produce)
+    }
+
+    /// Creates the file at `url` (it must not exist) and fills it with what `produce` hands over.
+    static func createFile(at url: URL, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+        let descriptor = FileLocation.open(url, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        guard descriptor >= 0 else { throw GalleryError.system("cannot create", url: url) }
+        defer { close(descriptor) }
+        try produce { chunk in
+            var offset = 0
+            while offset < chunk.count {
+                let written = Foundation.write(descriptor, chunk.baseAddress! + offset, chunk.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw GalleryError.system("cannot write", url: url) }
+                offset += written
+            }
+        }
+    }
+
+    /// Creates the file at `url` (it must not exist) holding `data`.
+    static func createFile(at url: URL, contents data: Data) throws {
+        try createFile(at: url) { write in try data.withUnsafeBytes { try write($0) } }
+    }
+}

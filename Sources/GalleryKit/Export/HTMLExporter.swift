@@ -1,0 +1,134 @@
+import Foundation
+
+/// A static web site of the gallery in a folder, working from `file://` with no network:
+/// `index.html` with the images in justified rows, each opening in a viewer like the Photos app
+/// (the large image paged with ←/→ and swipe, a filmstrip in sync below it, Esc back to the grid).
+///
+/// The page shows thumbnails (the document's own, never a second decode of an original) and
+/// the layout of `GalleryLayout` written as explicit positions — one for wide windows, one for
+/// phones — so nothing moves while images load. Failed images are square error tiles with their
+/// error. Every text from the document is escaped; none becomes markup or script.
+public struct HTMLExporter: DocumentExporter {
+    public init() {}
+
+    public var materials: ExportMaterials { [.images, .thumbnails] }
+
+    public func writes(topLevelName name: String) -> Bool {
+        ["index.html", "assets", "images", "thumbnails"].contains(name)
+    }
+
+    /// The two layouts the page carries: laid out at these widths, then scaled to the window.
+    static let desktop = PageLayout(width: 1200, rowHeight: 240, spacing: 6)
+    static let phone = PageLayout(width: 390, rowHeight: 130, spacing: 4)
+    /// The filmstrip's square thumbnails, and the gap between them, in CSS pixels.
+    static let stripCell = 64.0
+    static let stripSpacing = 4.0
+
+    struct PageLayout {
+        var width: Double
+        var rowHeight: Double
+        var spacing: Double
+
+        func frames(_ ratios: [Double]) -> GalleryLayout {
+            GalleryLayout.justified(aspectRatios: ratios, width: width, rowHeight: rowHeight, spacing: spacing)
+        }
+    }
+
+    public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
+        let items = contents.items
+        let ratios = items.map { $0.failure == nil ? $0.image.aspectRatio : 1 }
+        let desktop = Self.desktop.frames(ratios)
+        let phone = Self.phone.frames(ratios)
+        let itemTemplate = try ExportTemplate(named: "html/item.html")
+        let failedTemplate = try ExportTemplate(named: "html/failed-item.html")
+
+        var markup = ""
+        for (index, item) in items.enumerated() {
+            let frame = Self.frameStyle(desktop: desktop, phone: phone, index: index)
+            let alt = HTMLText.escaped(Self.alternativeText(of: item))
+            var values = ["index": String(index), "number": String(item.number), "alt": alt, "frame": frame]
+            if let image = item.imagePath, item.failure == nil {
+                let size = item.thumbnailSize ?? Thumbnailer.size(ofImageWidth: item.pixelSize?.width ?? 256, height: item.pixelSize?.height ?? 256)
+                values["image"] = HTMLText.escaped(image)
+                values["thumbnail"] = HTMLText.escaped(item.thumbnailPath ?? image)
+                values["thumbnailWidth"] = String(size.width)
+                values["thumbnailHeight"] = String(size.height)
+                values["caption"] = HTMLText.escaped(item.image.caption ?? "")
+                markup += try itemTemplate.filled(values)
+            } else {
+                values["error"] = HTMLText.escaped(item.failure ?? "the image could not be loaded")
+                values["url"] = HTMLText.escaped(FileLocation.displayPath(of: item.image.url))
+                markup += try failedTemplate.filled(values)
+            }
+        }
+
+        let title = contents.gallery.title.isEmpty ? contents.output.deletingPathExtension().lastPathComponent : contents.gallery.title
+        let failed = items.count { $0.failure != nil }
+        let summary = "\(items.count) image\(items.count == 1 ? "" : "s")" + (failed > 0 ? " · \(failed) failed" : "")
+        let page = try ExportTemplate(named: "html/index.html").filled([
+            "title": HTMLText.escaped(title),
+            "summary": HTMLText.escaped(summary),
+            "items": markup,
+            "data": HTMLText.scriptJSON(Self.viewerData(title: title, items: items, ratios: ratios)),
+            "desktopHeight": Self.percent(desktop.contentHeight, of: Self.desktop.width),
+            "phoneHeight": Self.percent(phone.contentHeight, of: Self.phone.width),
+            "generator": HTMLText.escaped(GalleryKitVersion.generator),
+        ])
+        try ExportStaging.createFile(at: staging.appendingPathComponent("index.html"), contents: Data(page.utf8))
+        let assets = staging.appendingPathComponent("assets")
+        guard FileLocation.makeDirectory(assets, mode: 0o755) == 0 else { throw GalleryError.system("cannot create", url: assets) }
+        for name in ["gallery.css", "gallery.js"] {
+            try ExportStaging.createFile(at: assets.appendingPathComponent(name), contents: try ExportTemplate.data(named: "html/\(name)"))
+        }
+        return .folder
+    }
+
+    /// What a screen reader says for the image: its caption, or its number.
+    static func alternativeText(of item: ExportItem) -> String {
+        if let caption = item.image.caption, !caption.isEmpty { return caption }
+        return "Image \(item.number)"
+    }
+
+    /// The item's frame in both layouts as CSS custom properties: x and width in percent of the
+    /// content's width, y and height in percent of its height.
+    static func frameStyle(desktop: GalleryLayout, phone: GalleryLayout, index: Int) -> String {
+        func declarations(_ layout: GalleryLayout, width: Double, prefix: String) -> String {
+            let frame = layout.frames[index]
+            let height = max(layout.contentHeight, 1)
+            return "--\(prefix)x:\(percent(frame.x, of: width))%;--\(prefix)y:\(percent(frame.y, of: height))%;"
+                + "--\(prefix)w:\(percent(frame.width, of: width))%;--\(prefix)h:\(percent(frame.height, of: height))%"
+        }
+        return declarations(desktop, width: Self.desktop.width, prefix: "") + ";" + declarations(phone, width: Self.phone.width, prefix: "p")
+    }
+
+    /// `part` as a percentage of `whole`, with four decimals (a hundredth of a pixel at 10,000 px).
+    static func percent(_ part: Double, of whole: Double) -> String {
+        let value = whole > 0 ? part / whole * 100 : 0
+        return String(format: "%.4f", value.isFinite ? value : 0)
+    }
+
+    /// The data the viewer script reads: each item's files, size, texts and filmstrip width.
+    static func viewerData(title: String, items: [ExportItem], ratios: [Double]) -> JSONValue {
+        let entries: [JSONValue] = zip(items, ratios).map { item, ratio in
+            // The current thumbnail's settled width in the strip (expansion 1), per GalleryLayout.
+            let strip = GalleryLayout.filmstrip(aspectRatios: [ratio], current: 0, expansion: 1, width: stripCell, height: stripCell, spacing: stripSpacing)
+            let size = item.pixelSize
+            let isOK = item.failure == nil && item.imagePath != nil
+            return .object([
+                "image": isOK ? .string(item.imagePath!) : .null,
+                "thumbnail": isOK ? .string(item.thumbnailPath ?? item.imagePath!) : .null,
+                "width": size.map { .integer(Int64($0.width)) } ?? .null,
+                "height": size.map { .integer(Int64($0.height)) } ?? .null,
+                "alt": .string(alternativeText(of: item)),
+                "caption": item.image.caption.map(JSONValue.string) ?? .null,
+                "error": isOK ? .null : .string(item.failure ?? "the image could not be loaded"),
+                "stripWidth": .number(isOK ? strip.frames[0].width : stripCell),
+            ])
+        }
+        return .object([
+            "title": .string(title),
+            "strip": .object(["cell": .number(stripCell), "spacing": .number(stripSpacing)]),
+            "items": .array(entries),
+        ])
+    }
+}
