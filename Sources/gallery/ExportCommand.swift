@@ -80,7 +80,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let failed = report.failed > 0 ? " (\(report.failed) failed)" : ""
         print("Exported \(Output.count(report.exported, "image"))\(failed) from \(Output.name(document.url)) to \(Output.name(output.url)).")
-        try FetchReport.finish(report.failures, skipped: false, verb: "not fetched")
+        try FetchReport.finish(report.failures, skipped: false, verb: "failed")
     }
 
     private func makeExporter() throws -> any DocumentExporter {

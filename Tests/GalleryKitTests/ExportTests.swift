@@ -6,53 +6,218 @@ import Testing
 @Suite struct ExportTests {
     let folder = TemporaryFolder()
 
-    func document(cache: Bool) throws -> GalleryDocument {
+    func document(cache: Bool, thumbnails: Bool = true, named name: String = "Trip.gallery") throws -> GalleryDocument {
         let files = try folder.distinctImages(3, from: Repository.sampleImage(".jpg"))
-        var document = GalleryDocument(creating: folder.path("Trip.gallery"), gallery: Gallery(title: "Trip"))
-        try document.insertImages(fromFiles: files, cache: cache)
+        var document = GalleryDocument(creating: folder.path(name), gallery: Gallery(title: "Trip"))
+        try document.insert(PreparedImages(files: files, cache: cache, thumbnails: thumbnails))
         try document.save()
         try document.edit { $0.title = "Trip, edited" }
         try document.save()
         return document
     }
 
-    @Test func bundleIsSelfContainedWithoutHistory() throws {
+    /// A saved document with one more image, failed, at the end.
+    func documentWithFailedImage(caption: String? = nil) throws -> GalleryDocument {
+        var document = try document(cache: true)
+        try document.edit { gallery in
+            if let caption { gallery.images[0].caption = caption }
+            gallery.images.append(GalleryImage(url: URL(string: "https://example.org/gone.jpg")!, aspectRatio: 1, status: .failed, error: "HTTP 404 Not Found"))
+        }
+        try document.save()
+        return document
+    }
+
+    func files(in url: URL) throws -> [String] {
+        let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil)
+        return (enumerator?.allObjects as? [URL] ?? []).map { $0.path.replacingOccurrences(of: url.path + "/", with: "") }.sorted()
+    }
+
+    @Test func bundleIsSelfContainedWithoutHistory() async throws {
         let source = try document(cache: false)
         let output = folder.path("Share.gallery")
-        try BundleExporter().export(source, to: output)
+        let report = try await BundleExporter().export(source, to: output)
+        #expect(report.exported == 3 && report.failures.isEmpty)
         let exported = try GalleryDocument(contentsOf: output)
         #expect(exported.gallery.images.allSatisfy { $0.isCached })
         #expect(!exported.canUndo)
         #expect(exported.gallery.title == "Trip, edited")
         #expect(try BundleVerifier.verify(output).cachedImages == 3)
         #expect(try BundleReader.open(output).contents.names.allSatisfy { !$0.hasPrefix("history/") })
+        #expect(folder.listing().allSatisfy { !$0.hasPrefix(".") }, "no staging left: \(folder.listing())")
     }
 
-    @Test func folderHoldsTheImagesInOrder() throws {
+    @Test func folderHoldsTheImagesInOrder() async throws {
         let source = try document(cache: true)
         let output = folder.path("Images")
-        try FolderExporter().export(source, to: output)
-        let names = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        _ = try await FolderExporter().export(source, to: output)
+        let names = try files(in: output)
         #expect(names == ["001-image-0.jpg", "002-image-1.jpg", "003-image-2.jpg"])
         for (name, image) in zip(names, source.gallery.images) {
             #expect(try ContentHash.ofFile(at: output.appendingPathComponent(name)).sha256 == image.cached?.sha256)
         }
     }
 
-    @Test(arguments: ["bundle", "folder"])
-    func refusesAnExistingOutputAndLeavesNothingOnFailure(format: String) throws {
+    @Test func cbzHoldsTheImagesInOrderStoredAndNumbered() async throws {
+        let source = try documentWithFailedImage()
+        let output = folder.path("Trip.cbz")
+        let report = try await CBZExporter().export(source, to: output)
+        #expect(report.exported == 3 && report.failed == 1)
+        let reader = try ArchiveReader(contentsOf: output, access: .seekable)
+        var names: [String] = []
+        while let entry = try reader.nextEntry() {
+            names.append(entry.name)
+            #expect(entry.compression == "uncompressed", "comic readers expect stored pages")
+            let data = try reader.readData(maximumBytes: 1 << 24, inflation: BundleLimits.standard.inflation)
+            #expect(ContentHash.of(data) == source.gallery.images[names.count - 1].cached?.sha256)
+        }
+        #expect(names == ["001.jpg", "002.jpg", "003.jpg"])
+    }
+
+    @Test func iiifManifestHasTheRequiredFieldsAndTypes() async throws {
+        let source = try documentWithFailedImage(caption: "Harbour at dawn")
+        let output = folder.path("Trip.json")
+        _ = try await IIIFExporter(baseURL: URL(string: "https://example.org/g")!).export(source, to: output)
+        #expect(folder.listing().contains("Trip") && folder.listing().contains("Trip.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+        #expect(manifest["@context"] as? String == "http://iiif.io/api/presentation/3/context.json")
+        #expect(manifest["id"] as? String == "https://example.org/g/Trip.json")
+        #expect(manifest["type"] as? String == "Manifest")
+        #expect((manifest["label"] as? [String: [String]])?["none"] == ["Trip, edited"])
+        let canvases = try #require(manifest["items"] as? [[String: Any]])
+        #expect(canvases.count == 3, "the failed image is left out")
+        for (offset, canvas) in canvases.enumerated() {
+            let id = try #require(canvas["id"] as? String)
+            #expect(canvas["type"] as? String == "Canvas")
+            #expect((canvas["width"] as? Int ?? 0) > 0 && (canvas["height"] as? Int ?? 0) > 0)
+            let pages = try #require(canvas["items"] as? [[String: Any]])
+            #expect(pages.count == 1 && pages[0]["type"] as? String == "AnnotationPage")
+            let annotations = try #require(pages[0]["items"] as? [[String: Any]])
+            #expect(annotations.count == 1)
+            #expect(annotations[0]["type"] as? String == "Annotation")
+            #expect(annotations[0]["motivation"] as? String == "painting")
+            #expect(annotations[0]["target"] as? String == id)
+            let body = try #require(annotations[0]["body"] as? [String: Any])
+            #expect(body["type"] as? String == "Image" && body["format"] as? String == "image/jpeg")
+            #expect(body["width"] as? Int == canvas["width"] as? Int && body["height"] as? Int == canvas["height"] as? Int)
+            let image = try #require(body["id"] as? String)
+            #expect(image == "https://example.org/g/Trip/images/00\(offset + 1).jpg")
+            #expect(FileManager.default.fileExists(atPath: folder.path(String(image.dropFirst("https://example.org/g/".count))).path))
+            let thumbnail = try #require((canvas["thumbnail"] as? [[String: Any]])?.first)
+            #expect(thumbnail["type"] as? String == "Image")
+            let thumbnailPath = String((thumbnail["id"] as? String ?? "").dropFirst("https://example.org/g/".count))
+            #expect(FileManager.default.fileExists(atPath: folder.path(thumbnailPath).path))
+        }
+        #expect((canvases[0]["summary"] as? [String: [String]])?["none"] == ["Harbour at dawn"])
+        #expect((canvases[0]["label"] as? [String: [String]])?["none"] == ["Harbour at dawn"])
+        #expect((canvases[1]["label"] as? [String: [String]])?["none"] == ["Image 2"])
+    }
+
+    @Test func iiifIntoAFolderAndOnlyWithAnHTTPBase() async throws {
+        let source = try document(cache: true)
+        #expect(throws: GalleryError.self) { try IIIFExporter(baseURL: URL(string: "file:///tmp/x")!) }
+        let output = folder.path("Site")
+        _ = try await IIIFExporter(baseURL: URL(string: "https://example.org/trip/")!).export(source, to: output)
+        #expect(try files(in: output).filter { !$0.contains("/") } == ["images", "manifest.json", "thumbnails"])
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("manifest.json"))) as? [String: Any]
+        #expect(manifest?["id"] as? String == "https://example.org/trip/manifest.json")
+    }
+
+    @Test func htmlEscapesEveryTextFromTheDocument() async throws {
+        let hostile = "</script><script>alert(1)</script><img src=x onerror=alert(2)> & \"'{{items}}"
+        var source = try documentWithFailedImage(caption: hostile)
+        try source.edit { $0.title = hostile }
+        try source.save()
+        let output = folder.path("Site")
+        let report = try await HTMLExporter().export(source, to: output)
+        #expect(report.exported == 3 && report.failed == 1)
+        let page = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(!page.contains("<script>alert"), "no script from the document")
+        #expect(!page.contains("<img src=x"), "no markup from the document")
+        #expect(!page.contains("</script><script>"))
+        #expect(page.contains("&lt;/script&gt;&lt;script&gt;alert(1)"), "the title is shown as text")
+        #expect(page.contains("{{items}}"), "a placeholder inside a caption stays text, filled once")
+        #expect(page.components(separatedBy: "<script").count - 1 == 2, "only the page's own data and script elements")
+        #expect(page.contains("HTTP 404 Not Found"), "the failed item's error tile")
+    }
+
+    @Test func htmlRefersOnlyToFilesInTheOutput() async throws {
+        let source = try documentWithFailedImage()
+        let output = folder.path("Site")
+        _ = try await HTMLExporter().export(source, to: output)
+        let page = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        let references = try NSRegularExpression(pattern: #"(?:href|src)="([^"]*)""#)
+            .matches(in: page, range: NSRange(page.startIndex..., in: page))
+            .map { String(page[Range($0.range(at: 1), in: page)!]) }
+        #expect(references.count >= 3 * 2 + 2, "\(references)")
+        for reference in references {
+            #expect(!reference.contains(":") && !reference.hasPrefix("/") && !reference.contains(".."), "relative: \(reference)")
+            #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(reference).path), "exists: \(reference)")
+        }
+        let files = try files(in: output)
+        #expect(files.contains("thumbnails/001.jpg") && files.contains("images/003.jpg") && files.contains("assets/gallery.js"))
+        #expect(!files.contains { $0.hasPrefix("images/004") || $0.hasPrefix("thumbnails/004") }, "nothing for the failed image")
+    }
+
+    @Test func htmlReusesTheDocumentsThumbnailsAndMakesMissingOnes() async throws {
+        let withThumbnails = try document(cache: true)
+        let thumbnail = try #require(withThumbnails.gallery.images[0].thumbnail)
+        let stored = try BundleReader.readEntries(named: [thumbnail], of: withThumbnails.url, maximumBytes: 1 << 20)[thumbnail]
+        _ = try await HTMLExporter().export(withThumbnails, to: folder.path("A"))
+        #expect(try Data(contentsOf: folder.path("A/thumbnails/001.jpg")) == stored, "the document's own thumbnail, byte for byte")
+
+        let without = try document(cache: true, thumbnails: false, named: "Plain.gallery")
+        #expect(without.gallery.images.allSatisfy { $0.thumbnail == nil })
+        _ = try await HTMLExporter().export(without, to: folder.path("B"))
+        let made = try ImageProbe.info(forFileAt: folder.path("B/thumbnails/002.jpg"))
+        #expect(max(made.width, made.height) <= Thumbnailer.longEdge)
+    }
+
+    @Test(arguments: ["bundle", "folder", "html", "cbz"])
+    func refusesAnExistingOutputAndLeavesNothingOnFailure(format: String) async throws {
         let source = try document(cache: false)
-        let exporter: any DocumentExporter = format == "bundle" ? BundleExporter() : FolderExporter()
+        let exporter: any DocumentExporter = switch format {
+        case "bundle": BundleExporter()
+        case "html": HTMLExporter()
+        case "cbz": CBZExporter()
+        default: FolderExporter()
+        }
         let existing = folder.path("exists")
         try Data("mine".utf8).write(to: existing)
-        let error = #expect(throws: GalleryError.self) { try exporter.export(source, to: existing) }
+        let error = await #expect(throws: GalleryError.self) { try await exporter.export(source, to: existing) }
         #expect(error?.code == .alreadyExists)
         #expect(try Data(contentsOf: existing) == Data("mine".utf8))
 
-        // An uncached image whose file is gone: the export fails and leaves nothing behind.
-        try FileManager.default.removeItem(at: source.gallery.images[1].url)
+        // A document whose cached bytes are damaged: refused, and nothing is left behind.
+        let damaged = try GalleryDocument(contentsOf: Repository.examples.appendingPathComponent("invalid/image-crc-mismatch.gallery"))
         let before = folder.listing()
-        #expect(throws: GalleryError.self) { try exporter.export(source, to: folder.path("out")) }
+        let refused = await #expect(throws: GalleryError.self) { try await exporter.export(damaged, to: folder.path("out")) }
+        #expect(refused?.code == .damagedDocument, "\(String(describing: refused))")
         #expect(folder.listing() == before)
+    }
+
+    @Test func forceReplacesAPreviousExportButNeverAFolderOfOtherFiles() async throws {
+        let source = try document(cache: true)
+        let output = folder.path("Site")
+        _ = try await HTMLExporter().export(source, to: output)
+        _ = try await HTMLExporter().export(source, to: output, options: ExportOptions(replacingExisting: true))
+        #expect(try files(in: output).contains("index.html"))
+
+        let personal = folder.path("Documents")
+        try FileManager.default.createDirectory(at: personal, withIntermediateDirectories: false)
+        try Data("thesis".utf8).write(to: personal.appendingPathComponent("thesis.txt"))
+        let error = await #expect(throws: GalleryError.self) {
+            try await HTMLExporter().export(source, to: personal, options: ExportOptions(replacingExisting: true))
+        }
+        #expect(error?.code == .alreadyExists)
+        #expect(try files(in: personal) == ["thesis.txt"])
+    }
+
+    @Test func localImagesThatAreGoneBecomeFailuresNotErrors() async throws {
+        let source = try document(cache: false)
+        try FileManager.default.removeItem(at: source.gallery.images[1].url)
+        let report = try await FolderExporter().export(source, to: folder.path("out"))
+        #expect(report.exported == 2 && report.failed == 1)
+        #expect(report.failures.map(\.position) == [1])
+        #expect(try files(in: folder.path("out")) == ["001-image-0.jpg", "003-image-2.jpg"])
     }
 }

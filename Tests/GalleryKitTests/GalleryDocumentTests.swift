@@ -85,12 +85,12 @@ import Testing
         #expect(try BundleVerifier.verify(url).revisions == BundleLimits.standard.maximumRevisions)
     }
 
-    @Test func sameContentGivesTheSameBytesInAnyTimeZone() throws {
+    @Test func sameContentGivesTheSameBytesInAnyTimeZone() async throws {
         let url = try makeDocument()
         let document = try GalleryDocument(contentsOf: url)
         let first = folder.path("first.gallery")
         let second = folder.path("second.gallery")
-        try BundleExporter().export(document, to: first)
+        _ = try await BundleExporter().export(document, to: first)
         let savedZone = getenv("TZ").map { String(cString: $0) }
         setenv("TZ", "Pacific/Kiritimati", 1)
         tzset()
@@ -98,7 +98,7 @@ import Testing
             if let savedZone { setenv("TZ", savedZone, 1) } else { unsetenv("TZ") }
             tzset()
         }
-        try BundleExporter().export(document, to: second)
+        _ = try await BundleExporter().export(document, to: second)
         #expect(try Data(contentsOf: first) == Data(contentsOf: second))
     }
 

@@ -122,6 +122,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.wfile.write(chunk[: min(len(chunk), size - sent)])
                     sent += len(chunk)
                 self.close_connection = True
+            elif parts[0] == "once":
+                with lock:
+                    first = parts[1] not in seen
+                    seen.add(parts[1])
+                if first:
+                    self.image(parts[2])
+                else:
+                    self.send(410)
             elif parts[0] == "flaky":
                 with lock:
                     first = parts[1] not in seen

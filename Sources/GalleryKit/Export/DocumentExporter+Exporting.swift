@@ -14,7 +14,7 @@ extension DocumentExporter {
     public func export(_ document: GalleryDocument, to output: URL, options: ExportOptions = ExportOptions()) async throws -> ExportReport {
         try ExportStaging.checkOutput(output, replacing: options.replacingExisting, exporter: self)
         var prepared = document
-        let failures = try await prepared.fetchUncachedImages(
+        try await prepared.fetchUncachedImages(
             thumbnails: materials.contains(.thumbnails), fetcher: options.fetcher, progress: options.progress
         )
         let staging = try ExportStaging(for: output)
@@ -23,8 +23,10 @@ extension DocumentExporter {
             let contents = ExportContents(gallery: prepared.gallery, items: items, output: output, document: prepared)
             let placement = try write(contents, into: staging.folder)
             try staging.place(placement, replacing: options.replacingExisting)
-            let failed = items.count { $0.failure != nil }
-            return ExportReport(exported: items.count - failed, failed: failed, failures: failures)
+            let failures = items.compactMap { item in
+                item.failure.map { PreparedImages.Failure(position: item.number - 1, source: item.source, reason: $0) }
+            }
+            return ExportReport(exported: items.count - failures.count, failed: failures.count, failures: failures)
         } catch {
             staging.discard()
             throw error

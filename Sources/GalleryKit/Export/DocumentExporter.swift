@@ -74,6 +74,11 @@ public struct ExportItem: Sendable {
         return (width, height)
     }
 
+    /// Where the image comes from, as a person would write it: a path, or the URL.
+    public var source: String {
+        image.url.isFileURL ? FileLocation.displayPath(of: image.url) : image.url.absoluteString
+    }
+
     /// The size of its thumbnail, from its pixel size (or its aspect ratio, when not known).
     public var thumbnailSize: (width: Int, height: Int)? {
         guard thumbnailPath != nil else { return nil }
@@ -104,6 +109,7 @@ public struct ExportReport: Sendable {
     public var exported: Int
     /// Images that failed (before or during the export), shown as error tiles or left out.
     public var failed: Int
-    /// Web images that could not be fetched during the export, in gallery order.
+    /// Every image that is not in the export (or only as an error tile), in gallery order:
+    /// web images that could not be fetched now, and images that had failed before.
     public var failures: [PreparedImages.Failure]
 }

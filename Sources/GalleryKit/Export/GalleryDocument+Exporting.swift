@@ -5,16 +5,14 @@ extension GalleryDocument {
     /// local files read; each becomes a pending entry of this in-memory copy (never saved here).
     ///
     /// An image that cannot be had is not an error: it becomes a failed item (the square error
-    /// tile) and a `Failure`, as `create` does with web images.
+    /// tile) with the reason, as `create` does with web images.
     /// - Parameter thumbnails: whether fetched and read images get a thumbnail too.
-    /// - Returns: what could not be had, in gallery order.
     mutating func fetchUncachedImages(
         thumbnails: Bool, fetcher: ImageFetcher?, progress: (@Sendable (ImageFetcher.Progress) -> Void)?
-    ) async throws -> [PreparedImages.Failure] {
+    ) async throws {
         let uncached = gallery.images.enumerated().filter { !$0.element.isCached && !$0.element.hasFailed }
         let web = uncached.filter { !$0.element.url.isFileURL }
         let local = uncached.filter { $0.element.url.isFileURL }
-        var failures: [PreparedImages.Failure] = []
 
         if !web.isEmpty {
             guard let fetcher else { throw GalleryError(.invalidArgument, url: url, "web images need an ImageFetcher to be exported") }
@@ -22,11 +20,6 @@ extension GalleryDocument {
                 web.map { .web($0.element.url) }, cache: true, thumbnails: thumbnails, fetcher: fetcher, progress: progress
             )
             try update(imagesWithIDs: web.map(\.element.id), from: prepared)
-            failures += prepared.failures.map { failure in
-                var failure = failure
-                failure.position = web[failure.position].offset
-                return failure
-            }
         }
 
         if !local.isEmpty {
@@ -34,30 +27,28 @@ extension GalleryDocument {
             let results = Self.prepare(files, cache: true, thumbnails: thumbnails)
             var read: [(UUID, PreparedImage)] = []
             var unreadable: [(UUID, String)] = []
-            for ((offset, image), result) in zip(local, results) {
+            for ((_, image), result) in zip(local, results) {
                 switch result {
                 case .success(let prepared): read.append((image.id, prepared))
                 case .failure(let error):
-                    let reason = (error as? GalleryError)?.reason ?? "\(error)"
-                    unreadable.append((image.id, reason))
-                    failures.append(.init(position: offset, source: FileLocation.displayPath(of: image.url), reason: reason))
+                    unreadable.append((image.id, (error as? GalleryError)?.reason ?? "\(error)"))
                 }
             }
             try edit { gallery in
+                let offsets = Dictionary(gallery.images.enumerated().map { ($1.id, $0) }) { first, _ in first }
                 for (id, prepared) in read {
-                    guard let offset = gallery.images.firstIndex(where: { $0.id == id }) else { continue }
+                    guard let offset = offsets[id] else { continue }
                     gallery.images[offset].cached = prepared.image.cached
                     gallery.images[offset].thumbnail = prepared.image.thumbnail ?? gallery.images[offset].thumbnail
                 }
                 for (id, reason) in unreadable {
-                    guard let offset = gallery.images.firstIndex(where: { $0.id == id }) else { continue }
+                    guard let offset = offsets[id] else { continue }
                     gallery.images[offset].status = .failed
                     gallery.images[offset].error = reason
                 }
             }
             adopt(PreparedImage.entries(of: read.map(\.1)))
         }
-        return failures.sorted { $0.position < $1.position }
     }
 
     /// Where the bytes of entry `name` come from when written or exported now: bytes cached

@@ -57,7 +57,7 @@ public struct HTMLExporter: DocumentExporter {
                 markup += try itemTemplate.filled(values)
             } else {
                 values["error"] = HTMLText.escaped(item.failure ?? "the image could not be loaded")
-                values["url"] = HTMLText.escaped(FileLocation.displayPath(of: item.image.url))
+                values["url"] = HTMLText.escaped(item.source)
                 markup += try failedTemplate.filled(values)
             }
         }

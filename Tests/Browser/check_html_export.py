@@ -1,0 +1,325 @@
+#!/usr/bin/env python3
+"""Checks a `gallery export --format html` folder in headless Chromium.
+
+    check_html_export.py OUTDIR [--screenshots DIR]
+
+Loads OUTDIR/index.html from file:// with Debian's chromium driven by Playwright and fails on the
+first problem: a request outside OUTDIR, a failed request, a console or page error, an alert, a
+grid image that does not decode, a missing error tile, an href/src that is not a relative path to
+an existing file, text that the page shows differently from the data (bad escaping), or a viewer
+that does not page, centre its filmstrip or give focus back to the grid. With --screenshots, saves
+grid-1280.png, grid-390.png, viewer-1280.png and viewer-390.png in DIR.
+
+Prints one summary line; exit status 0 on success, 1 on failure (the message says what failed).
+"""
+import argparse
+import os
+import re
+import shutil
+import sys
+import time
+from urllib.parse import unquote, urlsplit
+
+from playwright.sync_api import sync_playwright
+
+# What Chromium decodes in an <img>; other originals (TIFF, HEIC) show the thumbnail instead.
+BROWSER_FORMATS = {"jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg", "ico"}
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+TIMEOUT_MS = 10_000
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise CheckFailed(message)
+
+
+def wait_until(page, predicate, argument, message, timeout_ms=TIMEOUT_MS):
+    """Polls a JS predicate until it is truthy; on timeout fails with the predicate's last value."""
+    try:
+        page.wait_for_function(predicate, arg=argument, timeout=timeout_ms, polling=100)
+    except Exception:
+        raise CheckFailed(f"{message} (last value: {page.evaluate(predicate, argument)!r})")
+
+
+class Export:
+    """The folder under test: turns request URLs and attribute values into checked paths."""
+
+    def __init__(self, folder):
+        self.root = os.path.realpath(folder)
+        self.index = os.path.join(self.root, "index.html")
+        check(os.path.isfile(self.index), f"{self.index} does not exist")
+
+    def contains_url(self, url):
+        parts = urlsplit(url)
+        if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+            return False
+        path = os.path.realpath(unquote(parts.path))
+        return path == self.root or path.startswith(self.root + os.sep)
+
+    def check_reference(self, value, where):
+        check(value, f"{where}: empty reference")
+        check(not re.match(r"^[A-Za-z][A-Za-z0-9+.-]*:", value) and not value.startswith(("/", "\\")),
+              f"{where}: {value!r} is not a relative reference")
+        path = os.path.realpath(os.path.join(self.root, unquote(urlsplit(value).path)))
+        check(path.startswith(self.root + os.sep), f"{where}: {value!r} leaves the export folder")
+        check(os.path.isfile(path), f"{where}: {value!r} does not exist")
+
+
+def watch(page, export, log):
+    """Records everything that would make the page not self-contained or broken."""
+    def on_request(request):
+        log["requests"] += 1
+        if not export.contains_url(request.url):
+            log["problems"].append(f"request outside the export folder: {request.url}")
+
+    page.on("request", on_request)
+    def on_request_failed(request):
+        # A cancelled load (an image paged past, a navigation) is no error; a missing file is.
+        if request.failure != "net::ERR_ABORTED":
+            log["problems"].append(f"request failed: {request.url} ({request.failure})")
+
+    page.on("requestfailed", on_request_failed)
+    page.on("console", lambda m: m.type == "error" and log["problems"].append(f"console error: {m.text}"))
+    page.on("pageerror", lambda e: log["problems"].append(f"page error: {e}"))
+
+    def on_dialog(dialog):
+        log["problems"].append(f"page opened a {dialog.type}: {dialog.message!r}")
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+
+
+def check_log(log):
+    check(not log["problems"], log["problems"][0] if log["problems"] else "")
+
+
+def load(page, export, log):
+    page.goto("file://" + export.index, wait_until="load")
+    data = page.evaluate("JSON.parse(document.getElementById('gallery-data').textContent)")
+    check(isinstance(data.get("items"), list), "the data JSON has no items list")
+    check_log(log)
+    return data
+
+
+def check_grid(page, export, data, log):
+    items = data["items"]
+    heading = page.locator("h1").text_content()
+    check(heading == data["title"], f"the page's heading reads {heading!r}, the data's title is {data['title']!r}")
+    tiles = page.locator(".grid .tile")
+    check(tiles.count() == len(items), f"{tiles.count()} tiles for {len(items)} items")
+    for index, item in enumerate(items):
+        tile = page.locator(f'.grid .tile[data-index="{index}"]')
+        check(tile.count() == 1, f"item {index + 1}: no tile with data-index {index}")
+        if item["error"]:
+            check(tile.evaluate("t => t.classList.contains('failed') && t.getAttribute('role') === 'img'"),
+                  f"item {index + 1} failed ({item['error']}) but its tile is not a role=img error tile")
+            check(tile.get_attribute("aria-label"), f"item {index + 1}: the error tile has no aria-label")
+            check(tile.get_attribute("title"), f"item {index + 1}: the error tile has no URL in its title")
+            shown = tile.locator(".error").text_content()
+            check(shown == item["error"], f"item {index + 1}: the error tile says {shown!r}, not {item['error']!r}")
+        else:
+            check(tile.get_attribute("href") == item["image"],
+                  f"item {index + 1}: the tile links to {tile.get_attribute('href')!r}, not {item['image']!r}")
+            image = tile.locator("img")
+            check(image.get_attribute("src") == item["thumbnail"], f"item {index + 1}: the tile's thumbnail is not {item['thumbnail']!r}")
+            check(image.get_attribute("alt") == item["alt"], f"item {index + 1}: alt {image.get_attribute('alt')!r}, not {item['alt']!r}")
+            shown = tile.locator(".caption").text_content()
+            check(shown == (item["caption"] or ""), f"item {index + 1}: the caption reads {shown!r}, not {item['caption']!r}")
+
+    # Lazy images load only near the viewport: bring each one in, then all must have decoded.
+    images = page.locator(".grid img")
+    for position in range(images.count()):
+        images.nth(position).scroll_into_view_if_needed()
+    wait_until(page, """() => [...document.querySelectorAll('.grid img')]
+                    .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))
+                    .join(' ') === ''""", None, "grid images did not decode")
+
+    # Each tile lies inside the grid (the layout's percentages fit the width that applies).
+    outside = page.evaluate("""() => {
+        const g = document.querySelector('.grid').getBoundingClientRect();
+        return [...document.querySelectorAll('.grid .tile')].filter(t => {
+            const r = t.getBoundingClientRect();
+            return r.left < g.left - 1 || r.right > g.right + 1 || r.top < g.top - 1 || r.bottom > g.bottom + 1
+                || r.width < 1 || r.height < 1;
+        }).map(t => t.dataset.index); }""")
+    check(not outside, f"tiles outside the grid at {page.viewport_size['width']} px: {outside}")
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    check(overflow <= 0, f"the page scrolls sideways by {overflow} px at {page.viewport_size['width']} px")
+    check_references(page, export, data)
+    check_log(log)
+
+
+def check_references(page, export, data):
+    references = page.evaluate("""() => [...document.querySelectorAll('[href], [src]')]
+        .map(e => [e.tagName.toLowerCase(), e.getAttribute('href') ?? e.getAttribute('src')])""")
+    for tag, value in references:
+        export.check_reference(value, f"<{tag}>")
+    for index, item in enumerate(data["items"]):
+        for key in ("image", "thumbnail"):
+            if item[key] is not None:
+                export.check_reference(item[key], f"data item {index + 1} {key}")
+
+
+def strip_geometry(page):
+    return page.evaluate("""() => {
+        const strip = document.querySelector('.viewer .strip').getBoundingClientRect();
+        const current = document.querySelector('.viewer .thumb.current');
+        if (!current) return null;
+        const r = current.getBoundingClientRect();
+        return { width: r.width, centre: r.left + r.width / 2, stripCentre: strip.left + strip.width / 2 };
+    }""")
+
+
+def check_viewer_at(page, data, index, log):
+    """The viewer shows item `index`: counter, image or error tile, filmstrip widened and centred."""
+    items = data["items"]
+    item = items[index]
+    expected = f"{index + 1} / {len(items)}"
+    wait_until(page, "t => document.querySelector('.viewer .counter').textContent === t", expected,
+               f"the viewer's counter does not read {expected!r}")
+    if item["error"]:
+        wait_until(page, "() => !document.querySelector('.viewer .failure').hidden", None,
+                   f"item {index + 1} failed but the viewer shows no error tile")
+        shown = page.locator(".viewer .failure-error").text_content()
+        check(shown == item["error"], f"the viewer's error tile says {shown!r}, not {item['error']!r}")
+    elif item["image"].rsplit(".", 1)[-1].lower() in BROWSER_FORMATS:
+        wait_until(page, """src => { const p = document.querySelector('.viewer .photo');
+                                     return p.getAttribute('src') === src && p.complete && p.naturalWidth > 0
+                                         && getComputedStyle(p).visibility === 'visible'; }""",
+                   item["image"], f"the viewer's large image {item['image']} did not decode")
+    else:
+        wait_until(page, """src => { const p = document.querySelector('.viewer .placeholder');
+                                     return p.getAttribute('src') === src && p.complete && p.naturalWidth > 0; }""",
+                   item["thumbnail"], f"the viewer shows no thumbnail in place of {item['image']}")
+    caption = page.locator(".viewer .viewer-caption").text_content()
+    check(caption == (item["caption"] or ""), f"the viewer's caption reads {caption!r}, not {item['caption']!r}")
+
+    want = item["stripWidth"]
+    wait_until(page, """want => { const c = document.querySelector('.viewer .thumb.current');
+                                   if (!c) return false;
+                                   const r = c.getBoundingClientRect();
+                                   const s = document.querySelector('.viewer .strip').getBoundingClientRect();
+                                   return Math.abs(r.width - want) <= 1
+                                       && Math.abs(r.left + r.width / 2 - (s.left + s.width / 2)) <= 1; }""",
+               want, f"the current strip thumbnail is not {want} px wide and centred at {page.viewport_size['width']} px")
+    time.sleep(0.4)  # still there once every transition has ended?
+    geometry = strip_geometry(page)
+    check(abs(geometry["width"] - want) <= 1, f"the current strip thumbnail is {geometry['width']} px wide, not {want}")
+    check(abs(geometry["centre"] - geometry["stripCentre"]) <= 1,
+          f"the current strip thumbnail's centre is at {geometry['centre']:.1f}, the strip's at {geometry['stripCentre']:.1f}")
+    check_log(log)
+
+
+def open_viewer(page, data):
+    """Clicks the first tile whose image loaded (or the first tile, if none did); returns its index."""
+    first = next((i for i, item in enumerate(data["items"]) if not item["error"]), 0)
+    page.locator(f'.grid .tile[data-index="{first}"]').click()
+    wait_until(page, "() => document.querySelector('.viewer').open", None, "clicking a tile did not open the viewer")
+    return first
+
+
+def page_once(page, data, index):
+    """Presses → (← on the last item); returns the index now shown."""
+    if len(data["items"]) < 2:
+        return index
+    if index + 1 < len(data["items"]):
+        page.keyboard.press("ArrowRight")
+        return index + 1
+    page.keyboard.press("ArrowLeft")
+    return index - 1
+
+
+def run(export, screenshots):
+    log = {"requests": 0, "problems": []}
+    with sync_playwright() as playwright:
+        executable = shutil.which("chromium")
+        check(executable, "chromium is not installed (Debian package `chromium`)")
+        browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        try:
+            # Desktop: grid, viewer, paging, filmstrip, then rotate to phone size, then back to the grid.
+            page = browser.new_page(viewport=DESKTOP)
+            watch(page, export, log)
+            data = load(page, export, log)
+            check_grid(page, export, data, log)
+            if screenshots:
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=os.path.join(screenshots, "grid-1280.png"), full_page=True)
+            if data["items"]:
+                index = open_viewer(page, data)
+                check_viewer_at(page, data, index, log)
+                index = page_once(page, data, index)
+                check_viewer_at(page, data, index, log)
+                check(page.evaluate("location.hash") == f"#{index + 1}", f"the address does not end in #{index + 1}")
+                check_references(page, export, data)
+                if screenshots:
+                    page.screenshot(path=os.path.join(screenshots, "viewer-1280.png"))
+                page.set_viewport_size(PHONE)
+                check_viewer_at(page, data, index, log)
+                page.keyboard.press("Escape")
+                wait_until(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
+                focused = page.evaluate("""() => { const e = document.activeElement;
+                    return e && e.classList.contains('tile') ? Number(e.dataset.index) : null; }""")
+                check(focused == index, f"after Esc the focus is on tile {focused}, not on tile {index} (the current image)")
+                visible = page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
+                    return r.bottom > 0 && r.top < innerHeight; }""")
+                check(visible, "after Esc the focused tile is scrolled out of view")
+            page.close()
+
+            # Phone: the phone layout, and (for the screenshots) a 2x rendering. Opened on #N.
+            phone = browser.new_page(viewport=PHONE, device_scale_factor=2)
+            watch(phone, export, log)
+            load(phone, export, log)
+            check_grid(phone, export, data, log)
+            if screenshots:
+                phone.evaluate("window.scrollTo(0, 0)")
+                phone.screenshot(path=os.path.join(screenshots, "grid-390.png"), full_page=True)
+            if data["items"]:
+                index = open_viewer(phone, data)
+                index = page_once(phone, data, index)
+                check_viewer_at(phone, data, index, log)
+                if screenshots:
+                    phone.screenshot(path=os.path.join(screenshots, "viewer-390.png"))
+            phone.close()
+
+            # An address ending in #N opens the viewer on item N.
+            if data["items"]:
+                linked = browser.new_page(viewport=DESKTOP)
+                watch(linked, export, log)
+                linked.goto("file://" + export.index + f"#{len(data['items'])}", wait_until="load")
+                check_viewer_at(linked, data, len(data["items"]) - 1, log)
+                linked.close()
+        finally:
+            browser.close()
+    check_log(log)
+    return data, log
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("outdir", help="the folder written by `gallery export --format html`")
+    parser.add_argument("--screenshots", metavar="DIR", help="save grid and viewer screenshots at 1280 and 390 px here")
+    arguments = parser.parse_args()
+    try:
+        export = Export(arguments.outdir)
+        if arguments.screenshots:
+            os.makedirs(arguments.screenshots, exist_ok=True)
+        data, log = run(export, arguments.screenshots)
+    except CheckFailed as failure:
+        print(f"check_html_export: FAIL: {arguments.outdir}: {failure}", file=sys.stderr)
+        return 1
+    except Exception as error:  # Playwright's own: the browser would not start, a click timed out…
+        print(f"check_html_export: FAIL: {arguments.outdir}: {type(error).__name__}: {error}".splitlines()[0], file=sys.stderr)
+        return 1
+    failed = sum(1 for item in data["items"] if item["error"])
+    print(f"check_html_export: OK: {arguments.outdir}: {len(data['items'])} items ({failed} failed), "
+          f"{log['requests']} requests all inside the folder, grid{' and viewer' if data['items'] else ''} checked at 1280 and 390 px")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

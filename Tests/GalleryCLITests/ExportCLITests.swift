@@ -1,0 +1,112 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+
+/// `gallery export`, run as a user runs it: web images fetched on export (from a server on
+/// 127.0.0.1 the tests start), damaged documents refused with nothing written, every format's
+/// output read by other programs, and the HTML site loaded in headless Chromium.
+@Suite struct ExportCLITests {
+    let folder = TemporaryFolder()
+    let server: ImageServer
+
+    init() throws {
+        server = try ImageServer()
+    }
+
+    func gallery(_ arguments: String...) throws -> CommandResult {
+        try Command.gallery(arguments, in: folder.url)
+    }
+
+    func url(_ path: String) -> String { server.url(path).absoluteString }
+
+    /// A document of three web images, not cached; the second can be fetched only once (when
+    /// the document is made), so the export finds it gone.
+    func webDocument() throws -> String {
+        let created = try gallery("create", "Web.gallery", url("/image/01-dawn.jpg"), url("/once/a/02-forest.jpg"), url("/image/05-leaf.webp"))
+        try #require(created.status == 0, "\(created)")
+        return "Web.gallery"
+    }
+
+    @Test func webImagesAreFetchedOnExportAndTheUnreachableReported() throws {
+        let document = try webDocument()
+        for (format, output) in [("html", "Site"), ("folder", "Images"), ("cbz", "Web.cbz"), ("bundle", "Share.gallery")] {
+            let result = try gallery("export", document, "--format", format, "--output", output)
+            #expect(result.status == 2, "\(format): \(result)")
+            let lines = result.errorOutput.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains("/once/a/02-forest.jpg") && lines[0].contains("410"), "\(format): \(result)")
+            #expect(result.output.contains("Exported 2 images (1 failed)"), "\(format): \(result)")
+        }
+        let site = try String(contentsOf: folder.path("Site/index.html"), encoding: .utf8)
+        #expect(site.contains("410"), "the error tile says why")
+        #expect(FileManager.default.fileExists(atPath: folder.path("Site/images/003.webp").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("Images").path).sorted() == ["001-01-dawn.jpg", "003-05-leaf.webp"])
+        let bundle = try gallery("open", "Share.gallery", "--json")
+        let images = (try JSONSerialization.jsonObject(with: Data(bundle.output.utf8)) as? [String: Any])?["images"] as? [[String: Any]]
+        #expect(images?.map { $0["cached"] as? Bool } == [true, false, true], "bundle caches what it fetched")
+        #expect(images?.map { $0["status"] as? String } == ["ok", "failed", "ok"])
+    }
+
+    @Test(arguments: ["html", "folder", "cbz", "bundle", "contact-sheet", "iiif"])
+    func aDamagedDocumentIsRefusedAndNothingIsWritten(format: String) throws {
+        try FileManager.default.copyItem(at: Repository.examples.appendingPathComponent("invalid/image-crc-mismatch.gallery"), to: folder.path("Bad.gallery"))
+        let before = folder.listing()
+        let output = format == "contact-sheet" ? "Out.jpg" : "Out"
+        var arguments = ["export", "Bad.gallery", "--format", format, "--output", output]
+        if format == "iiif" { arguments += ["--base-url", "https://example.org/"] }
+        let result = try Command.gallery(arguments, in: folder.url)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.errorOutput.split(separator: "\n").count == 1 && result.errorOutput.hasPrefix("gallery: error: "), "\(result)")
+        #expect(result.errorOutput.contains("Bad.gallery"), "names the document: \(result)")
+        #expect(folder.listing() == before, "nothing written")
+    }
+
+    @Test func anExistingOutputIsRefusedUnlessForced() throws {
+        let created = try gallery("create", "Trip.gallery", "--cache", Repository.sampleImage("01-dawn").path)
+        try #require(created.status == 0, "\(created)")
+        try Data("mine".utf8).write(to: folder.path("Trip.cbz"))
+        let refused = try gallery("export", "Trip.gallery", "--format", "cbz", "--output", "Trip.cbz")
+        #expect(refused.status == 73, "\(refused)")
+        #expect(try Data(contentsOf: folder.path("Trip.cbz")) == Data("mine".utf8))
+        let forced = try gallery("export", "Trip.gallery", "--format", "cbz", "--output", "Trip.cbz", "--force")
+        #expect(forced.status == 0, "\(forced)")
+        #expect(try Data(contentsOf: folder.path("Trip.cbz")).prefix(2) == Data("PK".utf8))
+    }
+
+    @Test func iiifNeedsABaseURL() throws {
+        let created = try gallery("create", "Trip.gallery", "--cache", Repository.sampleImage("01-dawn").path)
+        try #require(created.status == 0, "\(created)")
+        let result = try gallery("export", "Trip.gallery", "--format", "iiif", "--output", "Trip.json")
+        #expect(result.status == 64, "\(result)")
+        #expect(result.errorOutput.contains("--base-url"), "\(result)")
+        #expect(!folder.listing().contains("Trip.json"))
+    }
+
+    @Test func cbzIsReadByBsdtarAndPythonInOrder() throws {
+        let images = Repository.sampleImageFiles().map(\.path)
+        let created = try Command.gallery(["create", "All.gallery", "--cache"] + images, in: folder.url)
+        try #require(created.status == 0, "\(created)")
+        let result = try gallery("export", "All.gallery", "--format", "cbz", "--output", "All.cbz")
+        #expect(result.status == 0, "\(result)")
+        let expected = ["001.jpg", "002.jpg", "003.jpg", "004.png", "005.webp", "006.gif", "007.tiff"]
+        let listed = try Command.run(try #require(Command.which("bsdtar")), ["-tf", "All.cbz"], in: folder.url)
+        #expect(listed.status == 0 && listed.output.split(separator: "\n").map(String.init) == expected, "\(listed)")
+        let script = "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(' '.join(z.namelist()))"
+        let python = try Command.run(try #require(Command.which("python3")), ["-c", script, "All.cbz"], in: folder.url)
+        #expect(python.status == 0 && python.output.trimmingCharacters(in: .whitespacesAndNewlines) == expected.joined(separator: " "), "\(python)")
+    }
+
+    /// The exported site in headless Chromium (Debian's, driven by Playwright): every image
+    /// decodes, no request leaves the folder, the viewer pages and keeps its filmstrip in sync.
+    @Test func htmlSiteWorksInHeadlessChromium() throws {
+        let images = Repository.sampleImageFiles().map(\.path)
+        let created = try Command.gallery(["create", "All.gallery", "--cache", "--title", "Samples <b>&</b>"] + images + [url("/status/404")], in: folder.url)
+        try #require(created.status == 2, "\(created)")
+        _ = try gallery("edit", "All.gallery", "caption", "2", "<img src=x onerror=\"document.title='pwned'\">")
+        let exported = try gallery("export", "All.gallery", "--format", "html", "--output", "Site")
+        try #require(exported.status == 2, "the failed image is reported: \(exported)")
+        let checker = Repository.root.appendingPathComponent("Tests/Browser/check_html_export.py")
+        let python = try #require(Command.which("python3"))
+        let result = try Command.run(python, [checker.path, folder.path("Site").path], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+    }
+}
