@@ -52,8 +52,7 @@ extension ExportStaging {
 
     /// `7` as `007` with `digits` digits.
     static func numbered(_ number: Int, digits: Int) -> String {
-        let text = String(number)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
+        String(number).leftPadded(to: digits)
     }
 
     /// The extension of a cached entry's name, if it is a plain one (`images/<sha256>.jpg` → `jpg`).
@@ -168,5 +167,12 @@ extension ExportStaging {
     /// Creates the file at `url` (it must not exist) holding `data`.
     static func createFile(at url: URL, contents data: Data) throws {
         try createFile(at: url) { write in try data.withUnsafeBytes { try write($0) } }
+    }
+}
+
+extension String {
+    /// The text with zeros in front, to be at least `length` characters long.
+    func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

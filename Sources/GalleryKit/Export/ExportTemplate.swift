@@ -70,35 +70,39 @@ struct ExportTemplate {
 enum HTMLText {
     /// `text` for HTML text or a quoted attribute value: `& < > " '` as character references.
     static func escaped(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
+        replacing(text) { character in
             switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.unicodeScalars.append(character)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            default: nil
             }
         }
-        return output
     }
 
     /// JSON text to put inside a `<script type="application/json">` element: no `<`, `>` or `&`
     /// (so no `</script>` or `<!--` can end or change the element) and no U+2028/U+2029.
+    /// Those characters can only stand inside JSON strings, where `\uXXXX` means the same.
     static func scriptJSON(_ value: JSONValue) -> String {
-        let json = String(decoding: value.serialized(.compact), as: UTF8.self)
-        var output = ""
-        output.reserveCapacity(json.utf8.count)
-        for character in json.unicodeScalars {
+        replacing(String(decoding: value.serialized(.compact), as: UTF8.self)) { character in
             switch character {
-            case "<": output += "\\u003c"
-            case ">": output += "\\u003e"
-            case "&": output += "\\u0026"
-            case "\u{2028}": output += "\\u2028"
-            case "\u{2029}": output += "\\u2029"
-            default: output.unicodeScalars.append(character)
+            case "<", ">", "&", "\u{2028}", "\u{2029}": "\\u" + String(character.value, radix: 16).leftPadded(to: 4)
+            default: nil
+            }
+        }
+    }
+
+    /// `text` with each character that `replacement` maps replaced by its text.
+    private static func replacing(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            if let replaced = replacement(character) {
+                output += replaced
+            } else {
+                output.unicodeScalars.append(character)
             }
         }
         return output
