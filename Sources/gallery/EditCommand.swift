@@ -34,8 +34,9 @@ struct EditCommand: AsyncParsableCommand {
     @Argument(help: "The document to change (PATH.gallery).")
     var document: DocumentPath
 
+    // Optional so that a missing action is reported, like an unknown one, naming the document.
     @Argument(help: "What to do: add, move, swap, remove, title, columns, caption, cache, uncache, undo, redo.")
-    var action: String
+    var action: String?
 
     @Argument(parsing: .captureForPassthrough, help: "The action's arguments.")
     var arguments: [String] = []
@@ -47,26 +48,36 @@ struct EditCommand: AsyncParsableCommand {
         "retry": RetryAction.self,
     ]
 
-    func validate() throws {
-        guard Self.actions[action] != nil else {
-            throw ValidationError("unknown action '\(action)'; expected one of: \(Self.actions.keys.sorted().joined(separator: ", "))")
-        }
-    }
-
     func run() async throws {
-        guard let type = Self.actions[action] else { return }
+        // Checked here rather than in `validate()`: an error thrown there reaches `main` without
+        // the document, and every error of an edit names the document.
+        let expected = "expected one of: \(Self.actions.keys.sorted().joined(separator: ", "))"
+        guard let action else { throw GalleryError(.invalidArgument, url: document.url, "no action given; \(expected)") }
+        guard let type = Self.actions[action] else {
+            throw GalleryError(.invalidArgument, url: document.url, "unknown action '\(action)'; \(expected)")
+        }
         let parsed: any EditAction
         do {
             parsed = try type.parse(arguments)
         } catch {
-            type.exit(withError: error)
+            // `--help` prints the action's help in full; anything else is one line naming the
+            // document and the action (ArgumentParser's own block would name neither).
+            if type.exitCode(for: error) == .success { type.exit(withError: error) }
+            let message = ExitStatus.usageMessage(for: error, of: type)
+            throw GalleryError(.invalidArgument, url: document.url, "\(action): \(message) (see 'gallery edit <document> \(action) --help')")
         }
-        try await perform(parsed)
+        try await perform(parsed, named: action)
     }
 
     /// Prepares outside the lock (downloads can take a minute), then edits under it.
-    private func perform<Action: EditAction>(_ action: Action) async throws {
-        let preparation = try await action.prepare(for: document.url)
+    private func perform<Action: EditAction>(_ action: Action, named name: String) async throws {
+        let preparation: Action.Preparation
+        do {
+            preparation = try await action.prepare(for: document.url)
+        } catch let error as ValidationError {
+            // An argument found wrong only now (an image URL with an unsupported scheme).
+            throw GalleryError(.invalidArgument, url: document.url, "\(name): \(error.message)")
+        }
         let message = try GalleryDocument.modify(at: document.url) { document in
             try action.apply(preparation, to: &document)
         }

@@ -23,7 +23,9 @@ struct GalleryCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the command, turning a `GalleryError` into one line on stderr and its exit status.
+    /// Runs the command. Every error ends as one line on stderr with its documented exit status:
+    /// a `GalleryError` through its code, a parse or validation error through ArgumentParser's
+    /// message and status; `--help` and `--version` still print in full and exit 0.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -35,7 +37,7 @@ struct GalleryCommand: AsyncParsableCommand {
         } catch let error as GalleryError {
             ExitStatus.fail(with: error)
         } catch {
-            exit(withError: error)
+            ExitStatus.fail(with: error, parsing: self)
         }
     }
 }

@@ -8,7 +8,10 @@ struct VerifyCommand: ParsableCommand {
         abstract: "Check a document's structure and every byte of every entry.",
         discussion: """
             Checks what 'open' checks, then reads every entry: CRCs, sizes, the zip-bomb limit, \
-            each cached image's SHA-256 and every undo revision. Exits 65 if anything is wrong.
+            each cached image's SHA-256 and every undo revision. It is the format's conformance \
+            checker, so it also reports what only a writer's rule forbids and 'open' forgives: a \
+            compressed mimetype (spec §3.2), a manifest.json that is not the second entry (§3.3). \
+            Exits 65 if anything is wrong, naming the rule.
 
             Example:
               gallery verify Trip.gallery

@@ -225,9 +225,12 @@ def make_valid(folder):
     ])
     pair_files = [(photo_entry["path"], photo, STORED), (webp_entry["path"], webp, STORED)]
 
-    def valid(name, writer, title, images, cached, description):
+    def valid(name, writer, title, images, cached, description, verify=None):
         path = os.path.join(folder, name + ".gallery")
-        write_expectation(path, description=description, writer=writer, title=title, images=images, cached=cached)
+        fields = dict(description=description, writer=writer, title=title, images=images, cached=cached)
+        if verify:
+            fields["verify"] = verify
+        write_expectation(path, **fields)
         return path
 
     python_zip(valid("empty-python-zipfile", "Python zipfile", "Empty", 0, 0,
@@ -287,6 +290,18 @@ def make_valid(folder):
                      "Explicit directory entries (images/) as some zip tools add them: ignored."),
                [("mimetype", MIMETYPE, STORED), ("manifest.json", encode(cached_pair), DEFLATED),
                 ("images/", b"", STORED, 0o040755), *pair_files])
+
+    # Writer rules that readers forgive: these open, list and edit, but verification reports them.
+    python_zip(valid("mimetype-deflated", "Python zipfile", "Two cached images", 2, 2,
+                     "mimetype deflated (method 8): readers accept it (spec 2.2), but writers must store it (spec 3.2), "
+                     "so verification reports it.",
+                     verify={"code": "damagedDocument", "section": "3.2"}),
+               [("mimetype", MIMETYPE, DEFLATED), ("manifest.json", encode(cached_pair), DEFLATED), *pair_files])
+    python_zip(valid("manifest-not-second", "Python zipfile", "Two cached images", 2, 2,
+                     "manifest.json after the cached images: readers accept it anywhere (listing falls back to "
+                     "open), but writers must put it second (spec 3.3), so verification reports it.",
+                     verify={"code": "damagedDocument", "section": "3.3"}),
+               [("mimetype", MIMETYPE, STORED), *pair_files, ("manifest.json", encode(cached_pair), DEFLATED)])
 
 
 def make_invalid(folder):

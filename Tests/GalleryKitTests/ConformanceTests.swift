@@ -12,6 +12,15 @@ import Testing
         var cached: Int?
         var code: String?
         var detectedBy: String?
+        /// For a valid vector that breaks a writer rule: verification must report it.
+        var verify: WriterRule?
+    }
+
+    /// The error verification must report for a document readers accept: its code and the
+    /// spec section of the writer rule it breaks (which the message names).
+    struct WriterRule: Decodable {
+        var code: String
+        var section: String
     }
 
     static func vectors(_ kind: String) -> [String] {
@@ -39,7 +48,19 @@ import Testing
         if let images = expected.images { #expect(document.gallery.images.count == images) }
         if let cached = expected.cached { #expect(document.gallery.images.count { $0.isCached } == cached) }
         #expect(try BundleReader.summary(of: url) == document.gallery)
-        _ = try BundleVerifier.verify(url)
+        if let rule = expected.verify {
+            let error = #expect(throws: GalleryError.self) { try BundleVerifier.verify(url) }
+            #expect(error?.code.description == rule.code)
+            #expect(error?.reason.contains("spec §\(rule.section) requires") == true, "\(error?.description ?? "no error")")
+        } else {
+            _ = try BundleVerifier.verify(url)
+        }
+    }
+
+    /// The writer-rule vectors exist, so the branch above is exercised.
+    @Test func someValidVectorsBreakAWriterRule() throws {
+        let sections = try Self.vectors("valid").compactMap { try Self.load("valid", $0).1.verify?.section }
+        #expect(Set(sections) == ["3.2", "3.3"])
     }
 
     @Test(arguments: vectors("valid"))
@@ -57,6 +78,7 @@ import Testing
         expected.generator = after.gallery.generator
         #expect(after.gallery == expected)
         #expect(Set(before.contents.names).isSubset(of: Set(after.contents.names)))
+        // Also for the vectors that break a writer rule: GalleryKit's save writes by the rules.
         _ = try BundleVerifier.verify(url)
     }
 

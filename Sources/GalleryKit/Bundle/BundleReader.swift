@@ -97,13 +97,23 @@ enum BundleReader {
         of url: URL,
         _ visit: (_ name: String, _ reader: ArchiveReader) throws -> Void
     ) throws {
+        try visitEntries(named: names, of: url) { (entry: ArchiveEntry, reader) in try visit(entry.name, reader) }
+    }
+
+    /// Visits the named entries as above, handing over each entry's header (its compression
+    /// method, for the verifier's writer rules).
+    static func visitEntries(
+        named names: Set<String>,
+        of url: URL,
+        _ visit: (_ entry: ArchiveEntry, _ reader: ArchiveReader) throws -> Void
+    ) throws {
         guard !names.isEmpty else { return }
         try GalleryError.attributing(to: url) {
             let reader = try ArchiveReader(contentsOf: url, access: .seekable)
             var remaining = names
             while !remaining.isEmpty, let entry = try reader.nextEntry() {
                 guard remaining.remove(entry.name) != nil else { continue }
-                try visit(entry.name, reader)
+                try visit(entry, reader)
             }
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Reads every byte of a document and checks it (spec §verification): CRCs and sizes of every
-/// entry, the zip-bomb limit, each cached image's SHA-256 against its name and the manifest, and
-/// that every undo revision is a readable manifest.
+/// entry, the zip-bomb limit, each cached image's SHA-256 against its name and the manifest, that
+/// every undo revision is a readable manifest, and the writer rules that readers forgive (a stored
+/// `mimetype`, `manifest.json` second) — verification is the format's conformance checker.
 public enum BundleVerifier {
     /// What a successful verification covered.
     public struct Report: Sendable, Equatable {
@@ -13,7 +14,11 @@ public enum BundleVerifier {
     }
 
     /// Verifies the document at `url`.
-    /// - Throws: the first problem found, as a `GalleryError` naming the file.
+    ///
+    /// Problems that make the document unreadable or untrustworthy are reported before those
+    /// only a writer rule forbids, so an error about a writer rule means everything else is sound.
+    /// - Throws: the first problem found, as a `GalleryError` naming the file: `.damagedDocument`
+    ///   also for a document that opens but breaks a writer rule (spec §3.2, §3.3).
     /// - Complexity: O(total bytes).
     public static func verify(_ url: URL, limits: BundleLimits = .standard) throws -> Report {
         let opened = try BundleReader.open(url, limits: limits)
@@ -23,7 +28,10 @@ public enum BundleVerifier {
         }
         var report = Report(entries: 0, bytes: 0, cachedImages: 0, revisions: 0)
         var revisions: [String: JSONValue] = [:]
-        try BundleReader.visitEntries(named: Set(opened.contents.names), of: url) { name, reader in
+        var mimetypeCompression: String?
+        try BundleReader.visitEntries(named: Set(opened.contents.names), of: url) { (entry: ArchiveEntry, reader) in
+            let name = entry.name
+            if name == BundleLayout.mimetypeName { mimetypeCompression = entry.compression }
             report.entries += 1
             if name.hasPrefix(BundleLayout.imagesFolder) {
                 var hash = ContentHash()
@@ -39,8 +47,27 @@ public enum BundleVerifier {
                 report.bytes += try reader.readData(inflation: limits.inflation) { _ in }
             }
         }
-        try checkHistory(revisions, of: opened, limits: limits)
+        try GalleryError.attributing(to: url) {
+            try checkHistory(revisions, of: opened, limits: limits)
+            try checkWriterRules(entries: opened.contents.names, mimetypeCompression: mimetypeCompression)
+        }
         return report
+    }
+
+    /// The writer rules a reader forgives (open accepts such a document) but a conformance
+    /// checker must report; `entries` are the regular entries in stored order (directory entries
+    /// take no part in the order, spec §3.8).
+    private static func checkWriterRules(entries: [String], mimetypeCompression: String?) throws {
+        // Spec §3.2: mimetype stored, so its 27 bytes can be found at a fixed place (Appendix B).
+        if let method = mimetypeCompression, method != "uncompressed" {
+            let how = method == "deflation" ? "deflated" : "compressed (\(method))"
+            throw GalleryError(.damagedDocument, "mimetype is \(how); spec §3.2 requires it stored (uncompressed)")
+        }
+        // Spec §3.3: manifest.json second, so a listing reads two entries, not the whole archive.
+        if entries.count < 2 || entries[1] != BundleLayout.manifestName {
+            let place = entries.firstIndex(of: BundleLayout.manifestName).map { "regular entry \($0 + 1) of \(entries.count)" } ?? "missing"
+            throw GalleryError(.damagedDocument, "manifest.json is \(place); spec §3.3 requires it to be the second entry, right after mimetype")
+        }
     }
 
     /// Spec §3.7: each side's revisions, from the manifest outwards, give manifests whose cached
