@@ -72,6 +72,25 @@ import Testing
         #expect(try Data(contentsOf: folder.path("Trip.cbz")).prefix(2) == Data("PK".utf8))
     }
 
+    /// The manifest loads in iiif-prezi3, the IIIF community's Presentation 3 models (generated
+    /// from the specification's JSON Schema): required properties, types, language maps.
+    @Test func iiifManifestPassesTheIIIFModels() throws {
+        let images = Repository.sampleImageFiles().map(\.path)
+        let created = try Command.gallery(["create", "All.gallery", "--cache"] + images, in: folder.url)
+        try #require(created.status == 0, "\(created)")
+        _ = try gallery("edit", "All.gallery", "caption", "1", "Dawn")
+        let result = try gallery("export", "All.gallery", "--format", "iiif", "--output", "All.json", "--base-url", "https://example.org/galleries")
+        #expect(result.status == 0, "\(result)")
+        let script = """
+            import json, sys, iiif_prezi3
+            manifest = iiif_prezi3.Manifest(**json.load(open(sys.argv[1])))
+            print(len(manifest.items), manifest.items[0].summary)
+            """
+        let python = try Command.run(try #require(Command.which("python3")), ["-c", script, "All.json"], in: folder.url)
+        #expect(python.status == 0, "\(python)")
+        #expect(python.output.hasPrefix("7 "), "\(python)")
+    }
+
     @Test func iiifNeedsABaseURL() throws {
         let created = try gallery("create", "Trip.gallery", "--cache", Repository.sampleImage("01-dawn").path)
         try #require(created.status == 0, "\(created)")
