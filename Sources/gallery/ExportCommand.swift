@@ -8,29 +8,34 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Export a gallery document to share it.",
         discussion: """
             Formats:
-              html           a static web site in a folder: the images laid out in justified \
-            rows, each opening in a viewer (←/→, swipe, Esc); works from file://, no network
-              iiif           a IIIF Presentation 3.0 manifest with its images, for IIIF viewers \
-            (Mirador, Universal Viewer); needs --base-url. --output is a folder (manifest.json \
-            inside) or a file such as Trip.json (its images in Trip/ beside it)
-              contact-sheet  one JPEG or PNG (by --output's extension) of the whole gallery, \
-            --width pixels wide, made from the thumbnails
-              cbz            a comic-book archive of the images in order, for e-readers
-              bundle         a self-contained .gallery copy: every image cached, no undo history
-              folder         a new folder with the images in order, numbered (001-name.jpg, …)
+              html           a static web site in a folder: justified rows of thumbnails,
+                             each image opening in a viewer (←/→, swipe, Esc) with a
+                             filmstrip; works from file:// with no network
+              iiif           a IIIF Presentation 3.0 manifest and its images, for IIIF
+                             viewers (Mirador, Universal Viewer); needs --base-url.
+                             --output is a folder (manifest.json inside) or a file
+                             such as Trip.json (its images in Trip/ beside it)
+              contact-sheet  one JPEG or PNG (by --output's extension) of the whole
+                             gallery, --width pixels wide, from the thumbnails
+              cbz            a comic-book archive of the images in order
+              bundle         a self-contained .gallery: every image cached, no history
+              folder         the images in order as numbered files (001-name.jpg, …)
 
-            Web images that are not cached are fetched during the export. An image that cannot \
-            be had is shown as an error tile (html, contact-sheet), left out (folder, cbz, iiif) \
-            or kept as failed (bundle); each is listed on stderr and the exit status is 2.
-            The document is checked before anything is fetched or written; a damaged document \
-            is refused (exit 65) and nothing is written. The output appears only when complete \
-            and must not exist, unless --force (which replaces a file, or a folder holding only \
-            what this format writes).
+            Web images that are not cached are fetched during the export. An image that \
+            cannot be had is shown as an error tile (html, contact-sheet), left out (folder, \
+            cbz, iiif) or kept as failed (bundle); each is one line on stderr and the exit \
+            status is 2.
+
+            The document is checked before anything is fetched or written: a damaged document \
+            is refused (exit 65) and nothing is written. The output appears only when complete. \
+            It must not exist, unless --force, which replaces a file, or a folder holding only \
+            what this format writes.
 
             Examples:
               gallery export Trip.gallery --format html --output Trip-site
-              gallery export Trip.gallery --format iiif --output Trip.json --base-url https://example.org/galleries/
-              gallery export Trip.gallery --format contact-sheet --output Trip.jpg --width 3000
+              gallery export Trip.gallery --format iiif --output Trip.json \\
+                  --base-url https://example.org/galleries/
+              gallery export Trip.gallery --format contact-sheet --output Trip.jpg
               gallery export Trip.gallery --format cbz --output Trip.cbz
               gallery export Trip.gallery --format bundle --output Trip-share.gallery
             """
