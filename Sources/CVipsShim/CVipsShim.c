@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -224,6 +225,209 @@ int gallerykit_vips_contact_sheet(const void *const *jpegs, const size_t *length
         }
     }
     p_vips_area_unref((struct _VipsArea *) white);
+    return failed ? -1 : 0;
+}
+
+/* Contact sheets: one canvas in memory that every cell is written into directly, not a libvips
+ * pipeline of hundreds of inserts or composites. Cells are decoded and shrunk on the caller's
+ * threads (one per core) and each writes only its own rectangle, so they need no lock; the
+ * canvas is wrapped as a libvips image only to encode it. */
+struct gallerykit_vips_sheet {
+    unsigned char *pixels; /* RGB, row after row, no padding */
+    int width;
+    int height;
+};
+
+static const unsigned char sheet_tile_fill = 0xC8, sheet_tile_ink = 0x8C, sheet_text_ink = 0x30;
+
+gallerykit_vips_sheet *gallerykit_vips_sheet_new(int width, int height) {
+    if (width < 1 || height < 1 || width > 65535 || height > 65535) {
+        p_vips_error("gallerykit", "a contact sheet of %d×%d pixels is out of range", width, height);
+        return NULL;
+    }
+    size_t size = (size_t) width * (size_t) height * 3;
+    gallerykit_vips_sheet *sheet = malloc(sizeof *sheet);
+    unsigned char *pixels = malloc(size);
+    if (sheet == NULL || pixels == NULL) {
+        free(sheet);
+        free(pixels);
+        p_vips_error("gallerykit", "not enough memory for a contact sheet of %d×%d pixels", width, height);
+        return NULL;
+    }
+    memset(pixels, 0xFF, size);
+    *sheet = (gallerykit_vips_sheet) {pixels, width, height};
+    return sheet;
+}
+
+void gallerykit_vips_sheet_free(gallerykit_vips_sheet *sheet) {
+    if (sheet != NULL) {
+        free(sheet->pixels);
+        free(sheet);
+    }
+}
+
+static int sheet_contains(const gallerykit_vips_sheet *sheet, int x, int y, int width, int height) {
+    return x >= 0 && y >= 0 && width > 0 && height > 0 && width <= sheet->width - x && height <= sheet->height - y;
+}
+
+static unsigned char *sheet_pixel(gallerykit_vips_sheet *sheet, int x, int y) {
+    return sheet->pixels + ((size_t) y * (size_t) sheet->width + (size_t) x) * 3;
+}
+
+/* Copies an RGB image of `source_width`×`source_height` pixels into the cell, repeating its last
+ * row and column where libvips' rounding left it a pixel short of the cell. */
+static void sheet_copy(gallerykit_vips_sheet *sheet, int x, int y, int width, int height,
+                       const unsigned char *pixels, int source_width, int source_height) {
+    int columns = source_width < width ? source_width : width;
+    for (int line = 0; line < height; line++) {
+        int from = line < source_height ? line : source_height - 1;
+        const unsigned char *source = pixels + (size_t) from * (size_t) source_width * 3;
+        unsigned char *target = sheet_pixel(sheet, x, y + line);
+        memcpy(target, source, (size_t) columns * 3);
+        for (int column = columns; column < width; column++) {
+            memcpy(target + (size_t) column * 3, source + (size_t) (columns - 1) * 3, 3);
+        }
+    }
+}
+
+/* Thumbnails are decoded whole up to this many pixels (a 256-pixel thumbnail has at most 65,536);
+ * anything larger — a document's thumbnail entry can be any image — is shrunk on load first. */
+#define GALLERYKIT_SHEET_WHOLE_DECODE_LIMIT (1 << 20)
+
+int gallerykit_vips_sheet_draw_image(gallerykit_vips_sheet *sheet, const char *path,
+                                     int x, int y, int width, int height) {
+    if (!sheet_contains(sheet, x, y, width, height)) {
+        p_vips_error("gallerykit", "a cell of %d×%d pixels at %d,%d is outside the sheet", width, height, x, y);
+        return -1;
+    }
+    struct _VipsSource *source = open_source(path);
+    if (source == NULL) {
+        return -1;
+    }
+    struct _VipsImage *image = p_vips_image_new_from_source(source, "", "access", GALLERYKIT_VIPS_ACCESS_SEQUENTIAL, NULL);
+    p_g_object_unref(source);
+    if (image == NULL) {
+        return -1;
+    }
+    if ((double) p_vips_image_get_width(image) * p_vips_image_get_height(image) > GALLERYKIT_SHEET_WHOLE_DECODE_LIMIT) {
+        p_g_object_unref(image);
+        image = thumbnail(path, NULL, 0, width > height ? width : height);
+    } else {
+        image = to_opaque_srgb(image);
+    }
+    if (image == NULL) {
+        return -1;
+    }
+    /* The linear kernel: cells are about a thumbnail's size, where it looks as good as Lanczos
+     * and costs less (each cell is its own small libvips pipeline). */
+    struct _VipsImage *resized = NULL;
+    double across = (double) width / p_vips_image_get_width(image), down = (double) height / p_vips_image_get_height(image);
+    int resize_failed = p_vips_resize(image, &resized, across, "vscale", down, "kernel", GALLERYKIT_VIPS_KERNEL_LINEAR, NULL);
+    p_g_object_unref(image);
+    if (resize_failed) {
+        return -1;
+    }
+    int source_width = p_vips_image_get_width(resized), source_height = p_vips_image_get_height(resized);
+    size_t size = 0;
+    unsigned char *pixels = p_vips_image_write_to_memory(resized, &size);
+    p_g_object_unref(resized);
+    if (pixels == NULL) {
+        return -1;
+    }
+    if (size != (size_t) source_width * (size_t) source_height * 3) { /* not 8-bit RGB: refuse, never overrun */
+        p_g_free(pixels);
+        p_vips_error("gallerykit", "%s is not an 8-bit image", path);
+        return -1;
+    }
+    if (source_width < 1 || source_height < 1) {
+        p_g_free(pixels);
+        p_vips_error("gallerykit", "%s shrank to nothing", path);
+        return -1;
+    }
+    sheet_copy(sheet, x, y, width, height, pixels, source_width, source_height);
+    p_g_free(pixels);
+    return 0;
+}
+
+void gallerykit_vips_sheet_draw_error_tile(gallerykit_vips_sheet *sheet, int x, int y, int width, int height) {
+    int left = x < 0 ? 0 : x, top = y < 0 ? 0 : y;
+    int right = width > sheet->width - x ? sheet->width : x + width;
+    int bottom = height > sheet->height - y ? sheet->height : y + height;
+    if (width < 1 || height < 1 || left >= right || top >= bottom) {
+        return;
+    }
+    int border = (width < height ? width : height) / 32 + 1;
+    for (int row = top; row < bottom; row++) {
+        unsigned char *pixel = sheet_pixel(sheet, left, row);
+        /* The two diagonals of the tile, `border` pixels thick, at this row. */
+        long down = x + (long) (row - y) * width / height;
+        long up = x + width - 1 - (long) (row - y) * width / height;
+        for (int column = left; column < right; column++, pixel += 3) {
+            int edge = column - x < border || x + width - 1 - column < border || row - y < border || y + height - 1 - row < border;
+            int cross = labs(column - down) < border || labs(column - up) < border;
+            memset(pixel, edge || cross ? sheet_tile_ink : sheet_tile_fill, 3);
+        }
+    }
+}
+
+int gallerykit_vips_sheet_draw_text(gallerykit_vips_sheet *sheet, const char *text,
+                                    int x, int y, int width, int height) {
+    if (width < 1 || height < 1) {
+        return 0;
+    }
+    /* vips_text always parses Pango markup; the text is the document's, so it is escaped. */
+    char *escaped = p_g_markup_escape_text(text, -1);
+    struct _VipsImage *mask = NULL;
+    /* Width and height without dpi: libvips searches for the largest size that fits. */
+    int failed = p_vips_text(&mask, escaped, "font", "sans", "width", width, "height", height, NULL);
+    p_g_free(escaped);
+    if (failed) {
+        return -1;
+    }
+    int mask_width = p_vips_image_get_width(mask), mask_height = p_vips_image_get_height(mask);
+    size_t size = 0;
+    unsigned char *alpha = p_vips_image_write_to_memory(mask, &size);
+    p_g_object_unref(mask);
+    if (alpha == NULL) {
+        return -1;
+    }
+    if (size != (size_t) mask_width * (size_t) mask_height) {
+        p_g_free(alpha);
+        p_vips_error("gallerykit", "text rendered in an unexpected format");
+        return -1;
+    }
+    int top = y + (height > mask_height ? (height - mask_height) / 2 : 0);
+    for (int row = 0; row < mask_height && row < height; row++) {
+        if (top + row < 0 || top + row >= sheet->height) {
+            continue;
+        }
+        for (int column = 0; column < mask_width && column < width; column++) {
+            if (x + column < 0 || x + column >= sheet->width) {
+                continue;
+            }
+            unsigned int coverage = alpha[(size_t) row * (size_t) mask_width + (size_t) column];
+            unsigned char *pixel = sheet_pixel(sheet, x + column, top + row);
+            for (int band = 0; band < 3; band++) {
+                pixel[band] = (unsigned char) ((pixel[band] * (255 - coverage) + sheet_text_ink * coverage + 127) / 255);
+            }
+        }
+    }
+    p_g_free(alpha);
+    return 0;
+}
+
+int gallerykit_vips_sheet_encode(gallerykit_vips_sheet *sheet, int png, void **buffer, size_t *length) {
+    size_t size = (size_t) sheet->width * (size_t) sheet->height * 3;
+    /* No copy: the image reads the canvas, which outlives it. */
+    struct _VipsImage *image = p_vips_image_new_from_memory(sheet->pixels, size, sheet->width, sheet->height, 3,
+                                                            GALLERYKIT_VIPS_FORMAT_UCHAR);
+    if (image == NULL) {
+        return -1;
+    }
+    int failed = png ? p_vips_pngsave_buffer(image, buffer, length, "strip", 1, NULL)
+                     /* No optimize_coding: on a 2048×8500 sheet it took 0.13 s more for 7% less. */
+                     : p_vips_jpegsave_buffer(image, buffer, length, "Q", 85, "strip", 1, NULL);
+    p_g_object_unref(image);
     return failed ? -1 : 0;
 }
 

@@ -43,13 +43,21 @@ struct _VipsArrayDouble;
     X(vips_thumbnail_buffer, int, (void *, size_t, struct _VipsImage **, int, ...))                  \
     X(vips_gravity, int, (struct _VipsImage *, struct _VipsImage **, GALLERYKIT_ENUM, int, int, ...)) \
     X(vips_arrayjoin, int, (struct _VipsImage **, struct _VipsImage **, int, ...))                   \
+    X(vips_image_new_from_memory, struct _VipsImage *,                                               \
+      (const void *, size_t, int, int, int, GALLERYKIT_SIGNED_ENUM))                                 \
+    X(vips_image_write_to_memory, void *, (struct _VipsImage *, size_t *))                           \
+    X(vips_resize, int, (struct _VipsImage *, struct _VipsImage **, double, ...))                    \
+    X(vips_pngsave_buffer, int, (struct _VipsImage *, void **, size_t *, ...))                       \
+    X(vips_text, int, (struct _VipsImage **, const char *, ...))                                     \
+    X(g_markup_escape_text, char *, (const char *, long))                                            \
     X(g_object_unref, void, (void *))                                                                \
     X(g_free, void, (void *))                                                                        \
     X(g_log_set_handler, unsigned int,                                                               \
       (const char *, GALLERYKIT_SIGNED_ENUM, void (*)(const char *, GALLERYKIT_SIGNED_ENUM, const char *, void *), void *))
 
 /* C enums: unsigned int when no value is negative, int when one is (VipsInterpretation has
- * VIPS_INTERPRETATION_ERROR = -1, GLogLevelFlags has G_LOG_LEVEL_MASK = ~…). */
+ * VIPS_INTERPRETATION_ERROR = -1, VipsBandFormat has VIPS_FORMAT_NOTSET = -1, GLogLevelFlags has
+ * G_LOG_LEVEL_MASK = ~…). GLib's gssize is `signed long` on LP64 (Linux, macOS). */
 #define GALLERYKIT_ENUM unsigned int
 #define GALLERYKIT_SIGNED_ENUM int
 
@@ -60,6 +68,8 @@ enum {
     GALLERYKIT_VIPS_ACCESS_SEQUENTIAL = 1,
     GALLERYKIT_VIPS_INTERPRETATION_SRGB = 22,
     GALLERYKIT_VIPS_SIZE_DOWN = 2,
+    GALLERYKIT_VIPS_FORMAT_UCHAR = 0,
+    GALLERYKIT_VIPS_KERNEL_LINEAR = 1,
     GALLERYKIT_VIPS_COMPASS_DIRECTION_CENTRE = 0,
     GALLERYKIT_VIPS_EXTEND_BACKGROUND = 5,
     GALLERYKIT_G_LOG_LEVEL_WARNING = 1 << 4,

@@ -31,6 +31,41 @@ int gallerykit_vips_thumbnail(const char *path, const void *bytes, size_t length
 int gallerykit_vips_contact_sheet(const void *const *jpegs, const size_t *lengths, int count,
                                   int across, int cell, void **jpeg, size_t *jpeg_length);
 
+/// A contact sheet being drawn: an 8-bit RGB canvas in memory, white until drawn on. Opaque.
+typedef struct gallerykit_vips_sheet gallerykit_vips_sheet;
+
+/// A white `width`×`height` canvas (each side 1 to 65535), or NULL with the error set if the
+/// size is out of range or the memory cannot be had (3 bytes a pixel). Free it with
+/// `gallerykit_vips_sheet_free`.
+gallerykit_vips_sheet *gallerykit_vips_sheet_new(int width, int height);
+
+/// Draws the image file at `path` (a thumbnail, already upright) resized to exactly
+/// `width`×`height` pixels by vips_resize (linear kernel), its top-left corner at `x`, `y` (alpha
+/// flattened on white, sRGB). A file of more than 2²⁰ pixels is shrunk on load first. Returns 0;
+/// or -1 with the error set and nothing drawn if libvips cannot read the file or the rectangle is
+/// not inside the canvas. Calls that draw rectangles that do not overlap may run on several
+/// threads at once: each writes only its own pixels.
+int gallerykit_vips_sheet_draw_image(gallerykit_vips_sheet *sheet, const char *path,
+                                     int x, int y, int width, int height);
+
+/// Draws the error tile (light grey, a darker border and diagonal cross) in the rectangle, cut to
+/// the canvas. Never fails; thread-safe as above.
+void gallerykit_vips_sheet_draw_error_tile(gallerykit_vips_sheet *sheet, int x, int y, int width, int height);
+
+/// Draws `text` (UTF-8, plain text: characters such as `<` and `&` are escaped, never read as
+/// Pango markup) in dark grey, at the largest size that fits the rectangle (wrapping at words if
+/// it must), left-aligned and centred vertically; cut to the canvas. Returns 0, or -1 with the
+/// error set.
+int gallerykit_vips_sheet_draw_text(gallerykit_vips_sheet *sheet, const char *text,
+                                    int x, int y, int width, int height);
+
+/// Encodes the canvas as a JPEG (quality 85) or, when `png` is non-zero, a PNG. On success
+/// returns 0 and sets `*buffer` (free it with `gallerykit_vips_free`) and `*length`.
+int gallerykit_vips_sheet_encode(gallerykit_vips_sheet *sheet, int png, void **buffer, size_t *length);
+
+/// Frees a canvas (NULL is ignored).
+void gallerykit_vips_sheet_free(gallerykit_vips_sheet *sheet);
+
 /// Frees a buffer libvips allocated.
 void gallerykit_vips_free(void *buffer);
 

@@ -1,11 +1,154 @@
 import Foundation
 
-// Placeholder until the contact-sheet helper replaces this file.
+/// The whole gallery as one JPEG or PNG: its thumbnails in justified rows (`GalleryLayout`), on
+/// white, the title on top.
+///
+/// Made only from thumbnails (the document's own, or ones made for the export), never from the
+/// originals. A failed image, or one libvips could make no thumbnail of, is a grey square error
+/// tile with a cross.
 public struct ContactSheetExporter: DocumentExporter {
-    public init(for output: URL, width: Int = 2048, showsTitle: Bool = true) throws {}
+    /// The sheet's width in pixels, 256 to 16,384.
+    public let width: Int
+    /// Whether the gallery's title is written above the images (a gallery without one gets none).
+    public let showsTitle: Bool
+    private let encoding: ContactSheet.Encoding
+
+    /// An exporter to the image file `output`, encoded by its extension.
+    /// - Parameters:
+    ///   - width: The sheet's width in pixels; clamped to 256...16384.
+    ///   - showsTitle: Whether to write the gallery's title above the images.
+    /// - Throws: `.invalidArgument` unless `output` ends in `.jpg`, `.jpeg` or `.png` (in any case).
+    public init(for output: URL, width: Int = 2048, showsTitle: Bool = true) throws {
+        switch output.pathExtension.lowercased() {
+        case "jpg", "jpeg": encoding = .jpeg
+        case "png": encoding = .png
+        default:
+            throw GalleryError(.invalidArgument, url: output, "a contact sheet must be a .jpg, .jpeg or .png file")
+        }
+        self.width = min(max(width, Self.widthRange.lowerBound), Self.widthRange.upperBound)
+        self.showsTitle = showsTitle
+    }
+
     public var materials: ExportMaterials { .thumbnails }
+
     public func writes(topLevelName name: String) -> Bool { false }
+
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
-        throw GalleryError(.ioFailure, "not yet")
+        // A failed item, and one libvips could make no thumbnail of, is the square error tile.
+        let isTile = contents.items.map { $0.failure != nil || $0.thumbnailPath == nil }
+        let title = showsTitle ? Self.titleLine(contents.gallery.title) : nil
+        let plan = try GalleryError.attributing(to: contents.output) {
+            try Self.plan(aspectRatios: zip(contents.items, isTile).map { $1 ? 1 : $0.image.aspectRatio }, width: width, hasTitle: title != nil)
+        }
+        let cells = contents.items.indices.map { index in
+            ContactSheet.Cell(thumbnail: isTile[index] ? nil : contents.items[index].thumbnailPath.map(staging.appendingPathComponent), rect: plan.cells[index])
+        }
+        let data = try GalleryError.attributing(to: contents.output) {
+            try ContactSheet.render(
+                width: plan.width, height: plan.height, cells: cells,
+                title: title.map { ($0, plan.title) }, encoding: encoding
+            )
+        }
+        let name = encoding == .png ? "contact-sheet.png" : "contact-sheet.jpg"
+        try Self.createSyncedFile(at: staging.appendingPathComponent(name), contents: data, reportingAs: contents.output)
+        return .file(name)
+    }
+}
+
+extension ContactSheetExporter {
+    /// The widths the sheet may have.
+    static let widthRange = 256...16384
+
+    /// The largest sheet drawn: JPEG's limit is 65,535 pixels a side; 2²⁷ pixels is a 384 MB canvas.
+    static let maximumHeight = 65_000
+    static let maximumPixels = 1 << 27
+
+    /// The gap between cells and between rows: 8 pixels at the default 2048, at least 2.
+    static func spacing(forWidth width: Int) -> Int { min(max(width / 256, 2), 8) }
+
+    /// The white border around everything: twice the spacing.
+    static func margin(forWidth width: Int) -> Int { 2 * spacing(forWidth: width) }
+
+    /// The row height aimed at: a tenth of the width, within 96...180. Thumbnails are 256 pixels
+    /// on their long edge, so a 3:2 landscape one is 171 high: at 180 most cells show a thumbnail
+    /// near its own size instead of enlarged, and a 2048-pixel sheet holds about seven a row.
+    static func rowHeight(forWidth width: Int) -> Int { min(max(width / 10, 96), 180) }
+
+    /// The height of the title line: a 32nd of the width, within 16...96.
+    static func titleHeight(forWidth width: Int) -> Int { min(max(width / 32, 16), 96) }
+
+    /// Where everything goes on a sheet.
+    struct Plan: Equatable {
+        var width: Int
+        var height: Int
+        /// One per item, in gallery order; no two overlap.
+        var cells: [ContactSheet.Rect]
+        /// The title line's rectangle (zero-sized when there is no title).
+        var title: ContactSheet.Rect
+        /// The row height the layout aimed at (lower than `rowHeight(forWidth:)` only for a
+        /// gallery too large to fit otherwise).
+        var rowHeight: Double
+    }
+
+    /// Lays out items of these aspect ratios (failed ones as 1) on a sheet `width` pixels wide.
+    ///
+    /// Frames come from `GalleryLayout.justified` inside the margin, below the title line if
+    /// there is one; their edges are rounded to whole pixels, so cells `spacing` apart never
+    /// overlap. A gallery too large for `maximumHeight` and `maximumPixels` gets lower rows, down
+    /// to 16 pixels.
+    /// - Throws: `.limitExceeded` if even that is too large.
+    /// - Complexity: O(n) for n items.
+    static func plan(aspectRatios: [Double], width: Int, hasTitle: Bool) throws -> Plan {
+        let spacing = spacing(forWidth: width), margin = margin(forWidth: width)
+        let titleHeight = hasTitle ? titleHeight(forWidth: width) : 0
+        let top = margin + (hasTitle ? titleHeight + margin : 0)
+        var rowHeight = Double(rowHeight(forWidth: width))
+        while true {
+            let layout = GalleryLayout.justified(aspectRatios: aspectRatios, width: Double(width - 2 * margin), rowHeight: rowHeight, spacing: Double(spacing))
+            let cells = layout.frames.map { frame in
+                // Rounding each edge, not each size, keeps the gaps: a.maxX < b.x stays so.
+                let left = Int(frame.x.rounded()), right = Int(frame.maxX.rounded())
+                let upper = Int(frame.y.rounded()), lower = Int(frame.maxY.rounded())
+                return ContactSheet.Rect(x: margin + left, y: top + upper, width: max(1, right - left), height: max(1, lower - upper))
+            }
+            let contentBottom = cells.map { $0.y + $0.height }.max() ?? top - margin
+            let height = contentBottom + margin
+            if height <= maximumHeight, height * width <= maximumPixels {
+                let title = ContactSheet.Rect(x: margin, y: margin, width: hasTitle ? width - 2 * margin : 0, height: titleHeight)
+                return Plan(width: width, height: height, cells: cells, title: title, rowHeight: rowHeight)
+            }
+            guard rowHeight > 16 else {
+                throw GalleryError(.limitExceeded, "a contact sheet of \(aspectRatios.count) images would be \(width)×\(height) pixels, more than can be drawn; use a smaller --width")
+            }
+            // The height grows about as the square of the row height (rows get fewer items too).
+            let excess = max(Double(height) / Double(maximumHeight), Double(height * width) / Double(maximumPixels))
+            rowHeight = max(16, (rowHeight / excess.squareRoot() * 0.95).rounded(.down))
+        }
+    }
+
+    /// The title as one line of plain text: control characters as spaces, at most 200 characters;
+    /// `nil` if nothing is left.
+    static func titleLine(_ title: String) -> String? {
+        let line = String(String.UnicodeScalarView(title.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !line.isEmpty else { return nil }
+        return line.count > 200 ? String(line.prefix(199)) + "…" : line
+    }
+
+    /// Writes `data` to a new file at `url` and flushes it to disk before it is renamed into place.
+    private static func createSyncedFile(at url: URL, contents data: Data, reportingAs output: URL) throws {
+        let descriptor = FileLocation.open(url, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        guard descriptor >= 0 else { throw GalleryError.system("cannot create", url: output) }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { throw GalleryError.system("cannot write", url: output) }
+                offset += written
+            }
+        }
+        guard fsync(descriptor) == 0 else { throw GalleryError.system("cannot write", url: output) }
     }
 }
