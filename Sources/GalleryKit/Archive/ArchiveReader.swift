@@ -29,15 +29,19 @@ final class ArchiveReader {
     /// Opens the zip archive at `url`.
     /// - Throws: `GalleryError` with `.fileNotFound` or `.ioFailure` if the file cannot be opened,
     ///   `.damagedDocument` if libarchive cannot make a zip of it.
-    convenience init(contentsOf url: URL, access: Access) throws {
+    /// - Parameter blockSize: the bytes read at a time. Small blocks (the default) make skipping
+    ///   to a late entry cheap: one block per local header. Reading whole entries, large blocks
+    ///   save system calls: `export --format html` of 466 MB of photos took 0.94 s with 4 KiB blocks,
+    ///   0.76 s with 1 MiB (bsdtar -xf: 0.57 s).
+    convenience init(contentsOf url: URL, access: Access, blockSize: Int = 4096) throws {
         _ = Self.setUpLocale
         let descriptor = FileLocation.open(url, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw GalleryError.system("cannot open", url: url) }
-        try self.init(fileDescriptor: descriptor, access: access)
+        try self.init(fileDescriptor: descriptor, access: access, blockSize: blockSize)
     }
 
     /// Takes ownership of `fileDescriptor` and reads it as a zip archive.
-    init(fileDescriptor: Int32, access: Access) throws {
+    init(fileDescriptor: Int32, access: Access, blockSize: Int = 4096) throws {
         _ = Self.setUpLocale
         guard let archive = archive_read_new() else {
             close(fileDescriptor)
@@ -49,8 +53,8 @@ final class ArchiveReader {
             ? archive_read_support_format_zip_streamable(archive)
             : archive_read_support_format_zip_seekable(archive)
         try LibArchive.check(registered, archive, "cannot read zip")
-        // Small blocks: skipping to a late entry reads one block per local header, not 64 KiB.
-        try LibArchive.check(archive_read_open_fd(archive, fileDescriptor, 4096), archive, "not a readable zip archive")
+        // Small blocks by default: skipping to a late entry reads one block per local header, not 64 KiB.
+        try LibArchive.check(archive_read_open_fd(archive, fileDescriptor, blockSize), archive, "not a readable zip archive")
     }
 
     deinit {

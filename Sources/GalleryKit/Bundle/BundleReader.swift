@@ -92,12 +92,15 @@ enum BundleReader {
 
     /// Visits the named entries in one pass over the archive, in stored order, positioned so that
     /// `visit` can read each one's data (through the reader, within the limits).
+    /// - Parameter blockSize: the bytes read at a time: small to pick a few entries out of a
+    ///   large archive, large to read most of it (`ArchiveReader.init(contentsOf:access:blockSize:)`).
     static func visitEntries(
         named names: Set<String>,
         of url: URL,
+        blockSize: Int = 4096,
         _ visit: (_ name: String, _ reader: ArchiveReader) throws -> Void
     ) throws {
-        try visitEntries(named: names, of: url) { (entry: ArchiveEntry, reader) in try visit(entry.name, reader) }
+        try visitEntries(named: names, of: url, blockSize: blockSize) { (entry: ArchiveEntry, reader) in try visit(entry.name, reader) }
     }
 
     /// Visits the named entries as above, handing over each entry's header (its compression
@@ -105,11 +108,12 @@ enum BundleReader {
     static func visitEntries(
         named names: Set<String>,
         of url: URL,
+        blockSize: Int = 4096,
         _ visit: (_ entry: ArchiveEntry, _ reader: ArchiveReader) throws -> Void
     ) throws {
         guard !names.isEmpty else { return }
         try GalleryError.attributing(to: url) {
-            let reader = try ArchiveReader(contentsOf: url, access: .seekable)
+            let reader = try ArchiveReader(contentsOf: url, access: .seekable, blockSize: blockSize)
             var remaining = names
             while !remaining.isEmpty, let entry = try reader.nextEntry() {
                 guard remaining.remove(entry.name) != nil else { continue }

@@ -29,7 +29,7 @@ public enum BundleVerifier {
         var report = Report(entries: 0, bytes: 0, cachedImages: 0, revisions: 0)
         var revisions: [String: JSONValue] = [:]
         var mimetypeCompression: String?
-        try BundleReader.visitEntries(named: Set(opened.contents.names), of: url) { (entry: ArchiveEntry, reader) in
+        try BundleReader.visitEntries(named: Set(opened.contents.names), of: url, blockSize: 1 << 20) { (entry: ArchiveEntry, reader) in
             let name = entry.name
             if name == BundleLayout.mimetypeName { mimetypeCompression = entry.compression }
             report.entries += 1

@@ -91,7 +91,7 @@ extension ExportStaging {
         let inflation = document.limits.inflation
         for (archive, entries) in archived {
             var remaining = Set(entries.keys)
-            try BundleReader.visitEntries(named: remaining, of: archive) { name, reader in
+            try BundleReader.visitEntries(named: remaining, of: archive, blockSize: 1 << 20) { name, reader in
                 guard let paths = entries[name] else { return }
                 remaining.remove(name)
                 try writeFile(paths[0]) { write in try reader.readData(inflation: inflation, write) }
