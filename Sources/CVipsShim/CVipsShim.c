@@ -290,6 +290,22 @@ static void sheet_copy(gallerykit_vips_sheet *sheet, int x, int y, int width, in
     }
 }
 
+/* The pixels of `image` (released here) as 8-bit samples, `bands` to a pixel, with its size;
+ * NULL with the error set if it cannot be rendered or is not in that format (never overrun). */
+static unsigned char *take_pixels(struct _VipsImage *image, int bands, int *width, int *height) {
+    *width = p_vips_image_get_width(image);
+    *height = p_vips_image_get_height(image);
+    size_t size = 0;
+    unsigned char *pixels = p_vips_image_write_to_memory(image, &size);
+    p_g_object_unref(image);
+    if (pixels != NULL && size != (size_t) *width * (size_t) *height * (size_t) bands) {
+        p_g_free(pixels);
+        p_vips_error("gallerykit", "an image rendered in an unexpected format (not 8-bit, %d bands)", bands);
+        return NULL;
+    }
+    return pixels;
+}
+
 /* Thumbnails are decoded whole up to this many pixels (a 256-pixel thumbnail has at most 65,536);
  * anything larger — a document's thumbnail entry can be any image — is shrunk on load first. */
 #define GALLERYKIT_SHEET_WHOLE_DECODE_LIMIT (1 << 20)
@@ -327,16 +343,9 @@ int gallerykit_vips_sheet_draw_image(gallerykit_vips_sheet *sheet, const char *p
     if (resize_failed) {
         return -1;
     }
-    int source_width = p_vips_image_get_width(resized), source_height = p_vips_image_get_height(resized);
-    size_t size = 0;
-    unsigned char *pixels = p_vips_image_write_to_memory(resized, &size);
-    p_g_object_unref(resized);
+    int source_width = 0, source_height = 0;
+    unsigned char *pixels = take_pixels(resized, 3, &source_width, &source_height);
     if (pixels == NULL) {
-        return -1;
-    }
-    if (size != (size_t) source_width * (size_t) source_height * 3) { /* not 8-bit RGB: refuse, never overrun */
-        p_g_free(pixels);
-        p_vips_error("gallerykit", "%s is not an 8-bit image", path);
         return -1;
     }
     if (source_width < 1 || source_height < 1) {
@@ -384,16 +393,9 @@ int gallerykit_vips_sheet_draw_text(gallerykit_vips_sheet *sheet, const char *te
     if (failed) {
         return -1;
     }
-    int mask_width = p_vips_image_get_width(mask), mask_height = p_vips_image_get_height(mask);
-    size_t size = 0;
-    unsigned char *alpha = p_vips_image_write_to_memory(mask, &size);
-    p_g_object_unref(mask);
+    int mask_width = 0, mask_height = 0;
+    unsigned char *alpha = take_pixels(mask, 1, &mask_width, &mask_height);
     if (alpha == NULL) {
-        return -1;
-    }
-    if (size != (size_t) mask_width * (size_t) mask_height) {
-        p_g_free(alpha);
-        p_vips_error("gallerykit", "text rendered in an unexpected format");
         return -1;
     }
     int top = y + (height > mask_height ? (height - mask_height) / 2 : 0);

@@ -50,7 +50,9 @@ public struct ContactSheetExporter: DocumentExporter {
             )
         }
         let name = encoding == .png ? "contact-sheet.png" : "contact-sheet.jpg"
-        try Self.createSyncedFile(at: staging.appendingPathComponent(name), contents: data, reportingAs: contents.output)
+        try GalleryError.attributing(to: contents.output) {
+            try ExportStaging.createFile(at: staging.appendingPathComponent(name), contents: data, syncing: true)
+        }
         return .file(name)
     }
 }
@@ -135,22 +137,5 @@ extension ContactSheetExporter {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard !line.isEmpty else { return nil }
         return line.count > 200 ? String(line.prefix(199)) + "…" : line
-    }
-
-    /// Writes `data` to a new file at `url` and flushes it to disk before it is renamed into place.
-    private static func createSyncedFile(at url: URL, contents data: Data, reportingAs output: URL) throws {
-        let descriptor = FileLocation.open(url, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
-        guard descriptor >= 0 else { throw GalleryError.system("cannot create", url: output) }
-        defer { close(descriptor) }
-        try data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw GalleryError.system("cannot write", url: output) }
-                offset += written
-            }
-        }
-        guard fsync(descriptor) == 0 else { throw GalleryError.system("cannot write", url: output) }
     }
 }

@@ -11,6 +11,7 @@ extension DocumentExporter {
     /// that rename, and a failure removes everything the export made.
     /// - Throws: `.alreadyExists` for an output that is there; the reading errors of a damaged
     ///   document (nothing is written then); the format's own errors.
+    @discardableResult
     public func export(_ document: GalleryDocument, to output: URL, options: ExportOptions = ExportOptions()) async throws -> ExportReport {
         try ExportStaging.checkOutput(output, replacing: options.replacingExisting, exporter: self)
         var prepared = document

@@ -149,7 +149,9 @@ extension ExportStaging {
     }
 
     /// Creates the file at `url` (it must not exist) and fills it with what `produce` hands over.
-    static func createFile(at url: URL, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+    /// - Parameter syncing: flush it to disk before returning (a single-file output, renamed into
+    ///   place next: after a crash it is whole or absent).
+    static func createFile(at url: URL, syncing: Bool = false, _ produce: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let descriptor = FileLocation.open(url, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
         guard descriptor >= 0 else { throw GalleryError.system("cannot create", url: url) }
         defer { close(descriptor) }
@@ -162,11 +164,12 @@ extension ExportStaging {
                 offset += written
             }
         }
+        if syncing, fsync(descriptor) != 0 { throw GalleryError.system("cannot write", url: url) }
     }
 
     /// Creates the file at `url` (it must not exist) holding `data`.
-    static func createFile(at url: URL, contents data: Data) throws {
-        try createFile(at: url) { write in try data.withUnsafeBytes { try write($0) } }
+    static func createFile(at url: URL, contents data: Data, syncing: Bool = false) throws {
+        try createFile(at: url, syncing: syncing) { write in try data.withUnsafeBytes { try write($0) } }
     }
 }
 
