@@ -43,6 +43,7 @@ struct CopyCommand: ParsableCommand {
         let count = try GalleryDocument.transferImages(
             atOffsets: offsets, from: source.url, to: destination.url, at: at?.offset, removingFromSource: move
         )
+        RecentDocuments().record(destination.url, .copied)
         print("\(move ? "Moved" : "Copied") \(Output.count(count, "image")) from \(Output.name(source.url)) to \(Output.name(destination.url)).")
     }
 }

@@ -64,6 +64,7 @@ struct CreateCommand: AsyncParsableCommand {
         // A new document starts with nothing to undo.
         document.clearHistory()
         try document.save(replacingExisting: force)
+        RecentDocuments().record(url, .created)
         let images = document.gallery.images
         let failed = images.count { $0.hasFailed }
         let cached = images.count { $0.isCached }

@@ -81,6 +81,7 @@ struct EditCommand: AsyncParsableCommand {
         let message = try GalleryDocument.modify(at: document.url) { document in
             try action.apply(preparation, to: &document)
         }
+        RecentDocuments().record(document.url, .edited)
         print("\(Output.name(document.url)): \(message)")
         try action.finish(preparation)
     }

@@ -83,6 +83,7 @@ struct ExportCommand: AsyncParsableCommand {
         let report = try await downloads.withFetcher(needed: needsFetcher) { fetcher, progress in
             try await exporter.export(opened, to: output.url, options: ExportOptions(replacingExisting: force, fetcher: fetcher, progress: progress))
         }
+        RecentDocuments().record(document.url, .exported)
         let failed = report.failed > 0 ? " (\(report.failed) failed)" : ""
         print("Exported \(Output.count(report.exported, "image"))\(failed) from \(Output.name(document.url)) to \(Output.name(output.url)).")
         try FetchReport.finish(report.failures, skipped: false, verb: "failed")

@@ -20,6 +20,8 @@ struct GalleryCommand: AsyncParsableCommand {
         subcommands: [
             CreateCommand.self, OpenCommand.self, EditCommand.self, CopyCommand.self,
             ExportCommand.self, BrowseCommand.self, VerifyCommand.self,
+            NewCommand.self, DuplicateCommand.self, RenameCommand.self, TrashCommand.self, RestoreCommand.self,
+            RecentsCommand.self, InstallDesktopFilesCommand.self,
         ]
     )
 

@@ -33,6 +33,7 @@ import Testing
             let process = Process()
             process.executableURL = Command.gallery
             process.arguments = ["edit", "Trip.gallery", "title", next]
+            process.environment = Command.environment
             process.currentDirectoryURL = folder.url
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -69,7 +70,7 @@ import Testing
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             let loop = batch.map { "\"$GALLERY\" edit Trip.gallery add \($0) || exit 1" }.joined(separator: "\n")
             process.arguments = ["-c", loop]
-            process.environment = ProcessInfo.processInfo.environment.merging(["GALLERY": Command.gallery.path]) { $1 }
+            process.environment = Command.environment.merging(["GALLERY": Command.gallery.path]) { $1 }
             process.currentDirectoryURL = folder.url
             process.standardOutput = FileHandle.nullDevice
             return process

@@ -28,13 +28,28 @@ public enum Command {
         try run(gallery, arguments, in: folder, environment: environment)
     }
 
+    /// The environment for programs tests start: this process's, with `XDG_STATE_HOME` and
+    /// `XDG_DATA_HOME` in a folder of this test run (removed at exit), so the recents and the
+    /// Trash that `gallery` commands write never touch the real home's.
+    public static var environment: [String: String] {
+        ProcessInfo.processInfo.environment.merging(isolatedFolders) { $1 }
+    }
+
+    private static let isolatedFolders: [String: String] = {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("gallerykit-tests-home-\(getpid())")
+        atexit {
+            try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("gallerykit-tests-home-\(getpid())"))
+        }
+        return ["XDG_STATE_HOME": base.appendingPathComponent("state").path, "XDG_DATA_HOME": base.appendingPathComponent("data").path]
+    }()
+
     /// Runs `program` and waits for it.
     public static func run(_ program: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> CommandResult {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = folder
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = Self.environment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
