@@ -7,8 +7,11 @@ struct BrowseCommand: ParsableCommand {
         commandName: "browse",
         abstract: "List the gallery documents in a folder.",
         discussion: """
-            Reads only each document's manifest, so it stays fast for large documents. A damaged \
-            document is listed with its error and does not stop the listing.
+            Reads only each document's manifest, so it stays fast for large documents, and \
+            remembers what it read in an index ($XDG_CACHE_HOME/gallery/browse-index.sqlite, by \
+            default ~/.cache/gallery/): a document is read again only when its file changed. The \
+            index is only a cache; delete it at any time. A damaged document is listed with its \
+            error and does not stop the listing.
 
             Examples:
               gallery browse ~/Galleries --sort modified --reverse
@@ -28,50 +31,75 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Include subfolders.")
     var recursive = false
 
-    @Option(help: "Only documents whose name, title, captions or image URLs contain this text.")
+    @Option(help: ArgumentHelp(
+        "Only documents with words in their name, title, captions or image URLs that start with each word of this text.",
+        discussion: "Case and accents are ignored (cafe finds Café); Chinese, Japanese, Korean or Thai text need only occur."
+    ))
     var search: String?
+
+    @Flag(help: "Read every document instead of using the index.")
+    var noIndex = false
 
     @OptionGroup var output: JSONOption
 
-    struct SummaryJSON: Encodable {
-        var path: String
-        var name: String
-        var title: String?
-        var images: Int?
-        var cached: Int?
-        var bytes: Int64
-        var modified: Date?
-        var created: Date?
-        var error: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(path, forKey: .path)
-            try container.encode(name, forKey: .name)
-            try container.encode(title, forKey: .title)
-            try container.encode(images, forKey: .images)
-            try container.encode(cached, forKey: .cached)
-            try container.encode(bytes, forKey: .bytes)
-            try container.encode(modified, forKey: .modified)
-            try container.encode(created, forKey: .created)
-            try container.encode(error, forKey: .error)
+    /// The listing as JSON: an array of objects with the keys `bytes`, `cached`, `created`,
+    /// `error`, `images`, `modified`, `name`, `path` and `title` (nulls included), byte for byte
+    /// what `Output.json` (JSONEncoder: pretty, sorted keys, ISO 8601 dates) printed for them.
+    /// Written directly: JSONEncoder took 60 ms for 2,000 documents, this about 3.
+    static func json(_ documents: [DocumentSummary]) -> String {
+        guard !documents.isEmpty else { return "[\n\n]" }
+        var json: [UInt8] = []
+        json.reserveCapacity(documents.count * 400)
+        func key(_ name: String) {
+            if json.last != UInt8(ascii: "\n") { json.append(contentsOf: ",\n".utf8) }
+            json.append(contentsOf: "    \"".utf8)
+            json.append(contentsOf: name.utf8)
+            json.append(contentsOf: "\" : ".utf8)
         }
-
-        enum CodingKeys: String, CodingKey { case path, name, title, images, cached, bytes, modified, created, error }
+        func null() { json.append(contentsOf: "null".utf8) }
+        func number(_ value: Int64?) {
+            if let value { json.append(contentsOf: String(value).utf8) } else { null() }
+        }
+        func text(_ value: String?) {
+            if let value { Output.appendJSONString(value, to: &json) } else { null() }
+        }
+        func date(_ value: Date?) {
+            if let value { Output.appendJSONDate(value, to: &json) } else { null() }
+        }
+        json.append(contentsOf: "[\n".utf8)
+        for (position, summary) in documents.enumerated() {
+            json.append(contentsOf: "  {\n".utf8)
+            key("bytes")
+            number(summary.bytes)
+            key("cached")
+            number(summary.cachedImageCount.map(Int64.init))
+            key("created")
+            date(summary.created)
+            key("error")
+            text(summary.error?.reason)
+            key("images")
+            number(summary.imageCount.map(Int64.init))
+            key("modified")
+            date(summary.modified)
+            key("name")
+            text(summary.name)
+            key("path")
+            text(summary.url.pathForDisplay)
+            key("title")
+            text(summary.title)
+            json.append(contentsOf: (position == documents.count - 1 ? "\n  }\n" : "\n  },\n").utf8)
+        }
+        json.append(UInt8(ascii: "]"))
+        return String(decoding: json, as: UTF8.self)
     }
 
     func run() throws {
         let url = URL(fileURLWithPath: folder).standardizedFileURL
-        let documents = try DocumentBrowser().documents(in: url, recursive: recursive, search: search)
+        let browser = DocumentBrowser(index: noIndex ? nil : DocumentIndex())
+        let documents = try browser.documents(in: url, recursive: recursive, search: search)
             .sorted(by: sort, reverse: reverse)
         if output.json {
-            try Output.json(documents.map { summary in
-                SummaryJSON(
-                    path: summary.url.pathForDisplay, name: summary.name, title: summary.title, images: summary.imageCount,
-                    cached: summary.cachedImageCount, bytes: summary.bytes, modified: summary.modified,
-                    created: summary.created, error: summary.error?.reason
-                )
-            })
+            print(Self.json(documents))
             return
         }
         guard !documents.isEmpty else {

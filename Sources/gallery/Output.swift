@@ -3,18 +3,89 @@ import GalleryKit
 
 /// Printing for people (aligned tables) and for programs (JSON).
 enum Output {
-    /// Prints rows as a table whose columns are padded to their widest cell; `rightAligned`
-    /// columns (numbers) are padded on the left.
+    /// Prints rows as a table whose columns are padded to their widest cell, by the columns a
+    /// terminal gives them (`displayWidth`); `rightAligned` columns (numbers) are padded on the left.
     static func table(_ rows: [[String]], rightAligned: Set<Int> = []) {
         guard let columns = rows.map(\.count).max() else { return }
-        let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
-        for row in rows {
+        let cellWidths = rows.map { $0.map(displayWidth) }
+        let widths = (0..<columns).map { column in cellWidths.map { column < $0.count ? $0[column] : 0 }.max() ?? 0 }
+        for (row, rowWidths) in zip(rows, cellWidths) {
             let cells = row.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                let padding = String(repeating: " ", count: widths[column] - rowWidths[column])
                 if rightAligned.contains(column) { return padding + cell }
                 return column == row.count - 1 ? cell : cell + padding
             }
             print(cells.joined(separator: "  "))
+        }
+    }
+
+    /// The columns `text` takes in a terminal: two for each East Asian wide or fullwidth
+    /// character (日, ｶ is one: halfwidth) and each emoji shown as one (🌅, 👍🏽, 🇯🇵, ❤️), none for
+    /// combining marks, joiners and control characters, one for the rest — as `wcwidth` does,
+    /// by grapheme cluster, so that a sequence a terminal draws as one emoji counts once.
+    /// - Complexity: O(length of the text).
+    static func displayWidth(_ text: String) -> Int {
+        text.reduce(0) { width, character in width + displayWidth(character) }
+    }
+
+    private static func displayWidth(_ character: Character) -> Int {
+        // Fast path: printable ASCII is the bulk of any table.
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
+        var width = 0
+        var previous: Unicode.Scalar?
+        for scalar in character.unicodeScalars {
+            let properties = scalar.properties
+            switch scalar.value {
+            case 0xFE0F where previous?.properties.isEmoji == true:
+                // VARIATION SELECTOR-16 asks for the emoji presentation of a text-default
+                // symbol (❤ + U+FE0F): terminals then draw it two columns wide.
+                width = 2
+            default:
+                if isWide(scalar) || properties.isEmojiPresentation {
+                    width = 2
+                } else if width == 0 && !isZeroWidth(scalar) {
+                    width = 1
+                }
+            }
+            previous = scalar
+        }
+        return width
+    }
+
+    private static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control, .lineSeparator, .paragraphSeparator:
+            true
+        default:
+            // Hangul medial vowels and final consonants join the syllable before them.
+            (0x1160...0x11FF).contains(scalar.value) || (0xD7B0...0xD7FF).contains(scalar.value)
+        }
+    }
+
+    /// East Asian Width W or F (Unicode Standard Annex #11), the ranges outside emoji.
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x115F,  // Hangul Jamo initial consonants
+             0x2329...0x232A,  // angle brackets
+             0x2E80...0x303E,  // CJK radicals, Kangxi radicals, ideographic description, CJK symbols and punctuation
+             0x3041...0x33FF,  // Hiragana, Katakana, Bopomofo, Hangul compatibility Jamo, Kanbun, enclosed CJK, CJK compatibility
+             0x3400...0x4DBF,  // CJK unified ideographs extension A
+             0x4E00...0x9FFF,  // CJK unified ideographs
+             0xA000...0xA4CF,  // Yi
+             0xA960...0xA97F,  // Hangul Jamo extended A
+             0xAC00...0xD7A3,  // Hangul syllables
+             0xF900...0xFAFF,  // CJK compatibility ideographs
+             0xFE10...0xFE19,  // vertical forms
+             0xFE30...0xFE6F,  // CJK compatibility forms, small form variants
+             0xFF00...0xFF60,  // fullwidth forms
+             0xFFE0...0xFFE6,  // fullwidth signs
+             0x16FE0...0x16FE4, 0x17000...0x18CFF, 0x18D00...0x18D08,  // Tangut, Khitan
+             0x1AFF0...0x1B2FF,  // Kana extensions and supplement, Nushu
+             0x1F200...0x1F2FF,  // enclosed ideographic supplement
+             0x20000...0x2FFFD, 0x30000...0x3FFFD:  // CJK unified ideographs extensions B…
+            true
+        default:
+            false
         }
     }
 
@@ -24,6 +95,59 @@ enum Output {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
+    /// Appends `text` as a JSON string literal, escaped exactly as `json(_:)` (JSONEncoder)
+    /// escapes it: `"`, `\\` and control characters (`\n`, `\t`, `\r`, `\b`, `\f`, else
+    /// `\u00xx`); slashes and everything else as is.
+    static func appendJSONString(_ text: String, to json: inout [UInt8]) {
+        json.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): json += [UInt8(ascii: "\\"), byte]
+            case 0x0A: json.append(contentsOf: "\\n".utf8)
+            case 0x09: json.append(contentsOf: "\\t".utf8)
+            case 0x0D: json.append(contentsOf: "\\r".utf8)
+            case 0x08: json.append(contentsOf: "\\b".utf8)
+            case 0x0C: json.append(contentsOf: "\\f".utf8)
+            case 0x00..<0x20: json += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            default: json.append(byte)
+            }
+        }
+        json.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Appends a date as `json(_:)` (JSONEncoder's `.iso8601`) writes it: `"2026-11-23T10:52:46Z"`,
+    /// in UTC, fractions of a second dropped.
+    static func appendJSONDate(_ date: Date, to json: inout [UInt8]) {
+        var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) ?? 0
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil, (0...9999).contains(Int(parts.tm_year) + 1900) else {
+            return appendJSONString(date.formatted(.iso8601), to: &json)
+        }
+        func append(_ value: Int32, digits: Int) {
+            var divisor: Int32 = 1
+            for _ in 1..<digits { divisor *= 10 }
+            while divisor > 0 {
+                json.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        json.append(UInt8(ascii: "\""))
+        append(parts.tm_year + 1900, digits: 4)
+        json.append(UInt8(ascii: "-"))
+        append(parts.tm_mon + 1, digits: 2)
+        json.append(UInt8(ascii: "-"))
+        append(parts.tm_mday, digits: 2)
+        json.append(UInt8(ascii: "T"))
+        append(parts.tm_hour, digits: 2)
+        json.append(UInt8(ascii: ":"))
+        append(parts.tm_min, digits: 2)
+        json.append(UInt8(ascii: ":"))
+        append(parts.tm_sec, digits: 2)
+        json.append(contentsOf: "Z\"".utf8)
     }
 
     /// `value` with exactly `places` decimals ("1.500"), without `String(format:)`, which costs

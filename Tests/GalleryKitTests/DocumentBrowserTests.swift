@@ -59,6 +59,42 @@ import Testing
         #expect(throws: GalleryError.self) { try GalleryDocument(contentsOf: url) }
     }
 
+    /// Names in the order people expect: numbers by value, case ignored, digits anywhere.
+    static let naturalOrders: [[String]] = [
+        ["Trip 2", "Trip 10"],
+        ["trip 3", "Trip 20"],
+        ["Trip 3", "trip 20"],
+        ["IMG2a", "img10a"],
+        ["day 1 evening 2", "Day 1 morning", "Day 9", "Day 10 evening"],
+        ["a", "B", "c"],
+        ["Trip 2 part 9", "Trip 2 part 10", "Trip 10 part 1"],
+        ["File 007", "File 8", "File 10"],
+        ["Élan", "Zoo"],
+    ]
+
+    @Test(arguments: naturalOrders)
+    func sortsNamesNaturally(expected: [String]) throws {
+        let summaries = expected.reversed().map { DocumentSummary(url: folder.path("\($0).gallery"), name: $0, bytes: 0) }
+        #expect(summaries.sorted(by: .name).map(\.name) == expected)
+        #expect(summaries.shuffled().sorted(by: .name).map(\.name) == expected)
+        #expect(summaries.sorted(by: .name, reverse: true).map(\.name) == expected.reversed())
+    }
+
+    @Test func sortsNamesNaturallyInAListing() throws {
+        for name in ["Trip 10", "trip 3", "Trip 2", "Trip 20"] {
+            try RawZip.write(TestManifest.entries(TestManifest.object(title: name)), to: folder.path("\(name).gallery"))
+        }
+        #expect(try DocumentBrowser().documents(in: folder.url).sorted(by: .name).map(\.name) == ["Trip 2", "trip 3", "Trip 10", "Trip 20"])
+    }
+
+    @Test func listsWithoutAnIndexUnlessGivenOne() throws {
+        try save("a.gallery", title: "Alpha", images: 1)
+        let listing = try DocumentBrowser().listing(in: folder.url, recursive: false, search: nil)
+        #expect(!listing.isIndexed)
+        #expect(listing.readCount == 1)
+        #expect(try DocumentBrowser().listing(in: folder.url, recursive: false, search: nil).readCount == 1)
+    }
+
     @Test func aMissingFolderIsAnError() throws {
         let error = #expect(throws: GalleryError.self) { try DocumentBrowser().documents(in: folder.path("nope")) }
         #expect(error?.code == .fileNotFound)

@@ -3,61 +3,269 @@ import Foundation
 /// Lists the `.gallery` documents in a folder, like the Files app's document browser.
 public struct DocumentBrowser: Sendable {
     public var limits: BundleLimits
+    /// The index that remembers documents between listings, or `nil` to read every document
+    /// at every listing.
+    public var index: DocumentIndex?
 
-    public init(limits: BundleLimits = .standard) {
+    /// A browser that reads documents within `limits`, remembering them in `index` if given.
+    ///
+    /// `DocumentBrowser(index: DocumentIndex())` uses the index in the user's cache folder, as
+    /// `gallery browse` does.
+    public init(limits: BundleLimits = .standard, index: DocumentIndex? = nil) {
         self.limits = limits
+        self.index = index
     }
 
     /// The documents in `folder` (and its subfolders when `recursive`), with their manifests'
-    /// titles and counts. Only `mimetype` and `manifest.json` of each are read. A damaged
-    /// document is listed with its error; it never stops the listing. Hidden files are skipped.
-    /// - Parameter search: keep only documents whose name, title, captions or URLs contain it.
+    /// titles and counts, in no particular order.
+    ///
+    /// Only `mimetype` and `manifest.json` of each are read, on all cores, and with an index only
+    /// for documents that are new or changed since the index last saw them. A damaged document is
+    /// listed with its error; it never stops the listing. Hidden files are skipped. The index
+    /// never changes the outcome: if it cannot be used, the documents are read.
+    /// - Parameter search: keep only documents whose name, title, captions or image URLs have
+    ///   words starting with each word of `search`, ignoring case and diacritics (text in scripts
+    ///   written without spaces, like Japanese, need only occur); see `DocumentSearch`.
     /// - Throws: `.fileNotFound` if `folder` does not exist.
-    /// - Complexity: O(documents × manifest size).
+    /// - Complexity: O(documents) `stat` calls, plus O(manifest size) for each document read.
     public func documents(in folder: URL, recursive: Bool = false, search: String? = nil) throws -> [DocumentSummary] {
-        let files = try galleryFiles(in: folder, recursive: recursive)
-        let summaries = ResultSlots<DocumentSummary?>(count: files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            summaries[index] = .success(summary(of: files[index], search: search))
-        }
-        return try summaries.values().compactMap { $0 }
+        try listing(in: folder, recursive: recursive, search: search).documents
     }
 
-    private func summary(of file: URL, search: String?) -> DocumentSummary? {
-        let bytes = Int64((try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0)
-        var summary = DocumentSummary(url: file, name: file.deletingPathExtension().lastPathComponent, bytes: bytes)
+    /// The listing, with how it was made.
+    func listing(in folder: URL, recursive: Bool, search: String?) throws -> DocumentListing {
+        let start = FileStamp.now()
+        let folder = folder.standardizedFileURL
+        let files = try galleryFiles(in: folder, recursive: recursive)
+        let search = search.map(DocumentSearch.init)
+        let reader = DocumentReader(
+            files: files, limits: limits,
+            settledBefore: start - (index?.settlingNanoseconds ?? FileStamp.settlingNanoseconds)
+        )
+        if let index, let listing = index.listing(
+            of: files, in: ListingScope(folder: folder, isRecursive: recursive), matching: search, reader: reader
+        ) {
+            return listing
+        }
+        let documents = reader.documents(at: Array(files.indices))
+        let kept = search.map { search in documents.filter { search.matches($0.text) } } ?? documents
+        return DocumentListing(documents: kept.map(\.summary), readCount: reader.readCount, isIndexed: false)
+    }
+
+    /// The regular `.gallery` files in `folder` (and its subfolders when `recursive`), each
+    /// with its `stat`, taken before it is read. Hidden files and folders are skipped, and so
+    /// are symbolic links (as the Files app lists a folder's own documents).
+    ///
+    /// `readdir` and `fstatat` on the folder's descriptor: FileManager's enumerator with
+    /// resource values cost 90 ms for 2,000 documents, this about 3 ms.
+    private func galleryFiles(in folder: URL, recursive: Bool) throws -> [ListedFile] {
+        guard let status = FileLocation.status(of: folder) else {
+            throw GalleryError(.fileNotFound, url: folder, "no such folder")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw GalleryError(.invalidArgument, url: folder, "is not a folder") }
+        var path = FileLocation.bytes(of: folder)
+        while path.count > 1, path.last == UInt8(ascii: "/") { path.removeLast() }
+        var files: [ListedFile] = []
+        guard Self.collectGalleryFiles(in: path, recursive: recursive, into: &files) else {
+            throw GalleryError.system("cannot list the folder", url: folder)
+        }
+        return files
+    }
+
+    /// Appends the documents in the folder at `path` to `files`; `false` if it cannot be read
+    /// (a subfolder that cannot is skipped).
+    private static func collectGalleryFiles(in path: [UInt8], recursive: Bool, into files: inout [ListedFile]) -> Bool {
+        let descriptor = FileLocation.open(URL(fileSystemPath: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        guard let directory = fdopendir(descriptor) else {
+            close(descriptor)
+            return false
+        }
+        defer { closedir(directory) }
+        let prefix = path == [UInt8(ascii: "/")] ? path : path + [UInt8(ascii: "/")]
+        let suffix = Array(".gallery".utf8)
+        var subfolders: [[UInt8]] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard name.first != UInt8(ascii: ".") else { continue }
+            let type = Int(entry.pointee.d_type)
+            let isDocumentName = name.count > suffix.count && name.suffix(suffix.count).elementsEqual(suffix)
+            let mayBeFolder = type == Int(DT_DIR) || type == Int(DT_UNKNOWN)
+            guard isDocumentName || (recursive && mayBeFolder) else { continue }
+            var status = stat()
+            let found = (name + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { fstatat(dirfd(directory), $0.baseAddress!, &status, AT_SYMLINK_NOFOLLOW) == 0 }
+            }
+            // A file removed since the folder was read is simply not listed.
+            guard found else { continue }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR where recursive:
+                subfolders.append(prefix + name)
+            case S_IFREG where isDocumentName:
+                let file = prefix + name
+                files.append(ListedFile(url: fileURL(forPath: file), path: file, stamp: FileStamp(status)))
+            default:
+                break
+            }
+        }
+        for subfolder in subfolders {
+            _ = collectGalleryFiles(in: subfolder, recursive: true, into: &files)
+        }
+        return true
+    }
+}
+
+/// The URL `URL(fileSystemPath:)` makes for `path`, made with one string instead of one append
+/// per byte (which took 20 ms for a listing of 2,000 documents).
+private func fileURL(forPath path: [UInt8]) -> URL {
+    let hex = Array("0123456789ABCDEF".utf8)
+    var encoded = Array("file://".utf8)
+    encoded.reserveCapacity(path.count + 16)
+    for byte in path {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            encoded.append(byte)
+        default:
+            encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+        }
+    }
+    return URL(string: String(decoding: encoded, as: UTF8.self)) ?? URL(fileSystemPath: path)
+}
+
+/// A document file a listing found.
+struct ListedFile: Sendable {
+    var url: URL
+    /// The path's bytes (absolute when the listed folder's path is).
+    var path: [UInt8]
+    /// What `stat` said of the file before it was read.
+    var stamp: FileStamp
+
+    /// The path's bytes, as the index keys the document.
+    var pathData: Data { Data(path) }
+
+    /// The file name without `.gallery`, as `DocumentSummary.name` has it.
+    var name: String {
+        // Straight from the bytes when they are UTF-8 (the URL's methods cost microseconds each).
+        let fileName = path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...].dropLast(".gallery".utf8.count)
+        return String(validating: fileName, as: UTF8.self) ?? url.deletingPathExtension().lastPathComponent
+    }
+}
+
+/// What tells one version of a file from another without reading it: the device and inode
+/// (a save renames a new file into place), the size, and the modification and status-change
+/// times in nanoseconds. The status-change time moves at every write and cannot be set back,
+/// not even by `touch -d`, which restores only the modification time.
+struct FileStamp: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedNanoseconds: Int64
+    var changedNanoseconds: Int64
+
+    init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, changedNanoseconds: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedNanoseconds = changedNanoseconds
+    }
+
+    init(_ status: stat) {
+        #if canImport(Darwin)
+        let modified = status.st_mtimespec, changed = status.st_ctimespec
+        #else
+        let modified = status.st_mtim, changed = status.st_ctim
+        #endif
+        self.init(
+            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+            modifiedNanoseconds: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
+            changedNanoseconds: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec)
+        )
+    }
+
+    /// The wall clock now, in nanoseconds since 1970, as file times are kept.
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    /// How close to a listing a file's times may be before its content could still change
+    /// without changing them: file systems keep times in clock ticks (a few milliseconds on
+    /// Linux, two seconds on FAT), so two writes within one tick look alike.
+    static let settlingNanoseconds: Int64 = 2_000_000_000
+
+    /// Whether the file was last written before `time` (a listing's start less
+    /// `settlingNanoseconds`), so that its times tell any later write apart.
+    func isSettled(before time: Int64) -> Bool {
+        max(modifiedNanoseconds, changedNanoseconds) < time
+    }
+}
+
+/// A document as a listing knows it: from its file or from the index.
+struct IndexedDocument: Sendable {
+    /// The file's stamp when it was read.
+    var stamp: FileStamp
+    /// Whether the stamp can vouch for the content at the next listing (`FileStamp.isSettled(before:)`).
+    var isSettled: Bool
+    var summary: DocumentSummary
+    var text: SearchableText
+}
+
+/// Reads the documents of one listing on all cores, each at most once: a listing that gives up
+/// on the index half way reuses what was read.
+final class DocumentReader: @unchecked Sendable {
+    private let files: [ListedFile]
+    private let limits: BundleLimits
+    private let settledBefore: Int64
+    private let slots: ResultSlots<IndexedDocument>
+
+    /// - Parameter settledBefore: a document whose file was last written before this time
+    ///   (in nanoseconds since 1970) is settled (`FileStamp.isSettled(before:)`).
+    init(files: [ListedFile], limits: BundleLimits, settledBefore: Int64) {
+        self.files = files
+        self.limits = limits
+        self.settledBefore = settledBefore
+        slots = ResultSlots(count: files.count)
+    }
+
+    /// How many documents were read from their files.
+    var readCount: Int { (0..<files.count).count { slots[$0] != nil } }
+
+    /// The documents at these positions of the listing, read now unless read already.
+    func documents(at positions: [Int]) -> [IndexedDocument] {
+        let unread = positions.filter { slots[$0] == nil }
+        DispatchQueue.concurrentPerform(iterations: unread.count) { index in
+            let position = unread[index]
+            slots[position] = .success(read(files[position]))
+        }
+        return positions.map { position in
+            guard case .success(let document) = slots[position] else { preconditionFailure("every position was read") }
+            return document
+        }
+    }
+
+    private func read(_ file: ListedFile) -> IndexedDocument {
+        let name = file.name
+        var summary = DocumentSummary(url: file.url, name: name, bytes: file.stamp.size)
+        let text: SearchableText
         do {
-            let gallery = try BundleReader.summary(of: file, limits: limits)
+            let gallery = try BundleReader.summary(of: file.url, limits: limits)
             summary.title = gallery.title
             summary.imageCount = gallery.images.count
             summary.cachedImageCount = gallery.images.count { $0.isCached }
             summary.modified = gallery.modified
             summary.created = gallery.created
-            if let search, !summary.matches(search, in: gallery) { return nil }
+            text = SearchableText(
+                name: name, title: gallery.title, captions: gallery.images.compactMap(\.caption),
+                urls: gallery.images.map(\.url.absoluteString)
+            )
         } catch {
-            summary.error = (error as? GalleryError)?.about(file) ?? GalleryError(.ioFailure, url: file, "\(error)")
-            if let search, !summary.matches(search, in: nil) { return nil }
+            summary.error = (error as? GalleryError)?.about(file.url) ?? GalleryError(.ioFailure, url: file.url, "\(error)")
+            // A damaged document is found by its name only.
+            text = SearchableText(name: name)
         }
-        return summary
-    }
-
-    private func galleryFiles(in folder: URL, recursive: Bool) throws -> [URL] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
-            throw GalleryError(.fileNotFound, url: folder, "no such folder")
-        }
-        guard isFolder.boolValue else { throw GalleryError(.invalidArgument, url: folder, "is not a folder") }
-        var options: FileManager.DirectoryEnumerationOptions = [.skipsHiddenFiles]
-        if !recursive { options.insert(.skipsSubdirectoryDescendants) }
-        guard let enumerator = FileManager.default.enumerator(
-            at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: options
-        ) else {
-            throw GalleryError(.ioFailure, url: folder, "cannot list the folder")
-        }
-        var files: [URL] = []
-        for case let file as URL in enumerator where file.pathExtension == "gallery" {
-            if (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { files.append(file) }
-        }
-        return files
+        return IndexedDocument(stamp: file.stamp, isSettled: file.stamp.isSettled(before: settledBefore), summary: summary, text: text)
     }
 }

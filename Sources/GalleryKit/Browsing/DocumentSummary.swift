@@ -19,29 +19,125 @@ public struct DocumentSummary: Sendable, Equatable {
     public enum SortKey: String, Sendable, CaseIterable {
         case name, modified, created, size, images
     }
-
-    /// Whether `text` occurs (ignoring case and accents) in the name, title or an image's caption or URL.
-    func matches(_ text: String, in gallery: Gallery?) -> Bool {
-        let fields = [name, title ?? ""] + (gallery?.images.flatMap { [$0.caption ?? "", $0.url.absoluteString] } ?? [])
-        return fields.contains { $0.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
-    }
 }
 
 extension [DocumentSummary] {
     /// Sorted by `key`, ties broken by name; documents that could not be read sort last.
+    ///
+    /// Names sort as people expect (`NaturalSortKey`): "Trip 2" before "Trip 10", "trip 3"
+    /// before "Trip 20", ignoring case and accents.
+    /// - Complexity: O(n log n) comparisons of keys made once per document.
     public func sorted(by key: DocumentSummary.SortKey, reverse: Bool = false) -> [DocumentSummary] {
-        sorted { first, second in
-            if (first.error == nil) != (second.error == nil) { return first.error == nil }
-            let order: Bool? = switch key {
+        // Keys made once, and positions sorted: comparing summaries themselves copied them at
+        // every comparison.
+        let entries = enumerated().map { position, summary in
+            let value: Double? = switch key {
             case .name: nil
-            case .modified: first.modified == second.modified ? nil : (first.modified ?? .distantPast) < (second.modified ?? .distantPast)
-            case .created: first.created == second.created ? nil : (first.created ?? .distantPast) < (second.created ?? .distantPast)
-            case .size: first.bytes == second.bytes ? nil : first.bytes < second.bytes
-            case .images: first.imageCount == second.imageCount ? nil : (first.imageCount ?? 0) < (second.imageCount ?? 0)
+            case .modified: summary.modified?.timeIntervalSinceReferenceDate ?? -.infinity
+            case .created: summary.created?.timeIntervalSinceReferenceDate ?? -.infinity
+            case .size: Double(summary.bytes)
+            case .images: Double(summary.imageCount ?? 0)
             }
-            let byName = first.name.localizedStandardCompare(second.name) == .orderedAscending
-                || (first.name == second.name && first.url.path < second.url.path)
-            return (order ?? byName) != reverse
+            return SortEntry(position: position, isDamaged: summary.error != nil, value: value, name: NaturalSortKey(summary.name))
         }
+        return entries.sorted { first, second in
+            if first.isDamaged != second.isDamaged { return !first.isDamaged }
+            let order: Bool? = first.value == second.value ? nil : (first.value ?? 0) < (second.value ?? 0)
+            return (order ?? nameOrder(first.position, first.name, second.position, second.name)) != reverse
+        }.map { self[$0.position] }
+    }
+
+    private func nameOrder(_ first: Int, _ firstKey: NaturalSortKey, _ second: Int, _ secondKey: NaturalSortKey) -> Bool {
+        if firstKey != secondKey { return firstKey < secondKey }
+        let firstName = self[first].name, secondName = self[second].name
+        return firstName != secondName ? firstName < secondName : self[first].url.path < self[second].url.path
+    }
+}
+
+/// A document's place in a sort, by position in the unsorted listing.
+private struct SortEntry {
+    var position: Int
+    var isDamaged: Bool
+    var value: Double?
+    var name: NaturalSortKey
+}
+
+/// Where a name sorts in the order people expect, the Finder's and the Files app's: runs of
+/// digits by their value ("Trip 2" before "Trip 10", "File 007" with "File 7"), case, accents
+/// and width ignored ("trip 3" before "Trip 20", "Élan" before "Zoo"), and spaces before
+/// punctuation before symbols before digits before letters, as in the Unicode Collation
+/// Algorithm's default table.
+///
+/// Made once per name, then compared as an array of numbers. `localizedStandardCompare` gives
+/// much the same order, but on Linux each call creates a locale: sorting 2,000 names took
+/// 150 ms. What this leaves out is a language's own rules (Swedish "å" after "z").
+struct NaturalSortKey: Comparable {
+    private var weights: [UInt32] = []
+
+    init(_ name: String) {
+        // Folding costs a trip through Foundation: only for names that need it.
+        let folded = name.utf8.allSatisfy { $0 < 0x80 } ? name
+            : name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        weights.reserveCapacity(folded.utf8.count)
+        var digits: [UInt32] = []
+        var isInNumber = false
+        for scalar in folded.unicodeScalars {
+            if let digit = Self.digitValue(scalar) {
+                // Leading zeros do not count: "007" sorts with "7".
+                if digit != 0 || !digits.isEmpty { digits.append(digit) }
+                isInNumber = true
+                continue
+            }
+            if isInNumber {
+                appendNumber(digits)
+                digits.removeAll(keepingCapacity: true)
+                isInNumber = false
+            }
+            weights.append(Self.weight(of: scalar))
+        }
+        if isInNumber { appendNumber(digits) }
+    }
+
+    /// A number: its count of digits first (more digits, larger number), then the digits.
+    private mutating func appendNumber(_ digits: [UInt32]) {
+        weights.append(Self.numberClass | UInt32(digits.count))
+        weights.append(contentsOf: digits.map { Self.numberClass | $0 })
+    }
+
+    private static let numberClass: UInt32 = 4 << 24
+
+    private static func digitValue(_ scalar: Unicode.Scalar) -> UInt32? {
+        if scalar.isASCII { return (0x30...0x39).contains(scalar.value) ? scalar.value - 0x30 : nil }
+        guard scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue else { return nil }
+        return UInt32(value)
+    }
+
+    /// The scalar's class (in the top byte) and value, lowercased.
+    private static func weight(of scalar: Unicode.Scalar) -> UInt32 {
+        if scalar.isASCII {
+            let value = scalar.value
+            switch value {
+            case 0x41...0x5A: return 5 << 24 | (value + 0x20)
+            case 0x61...0x7A: return 5 << 24 | value
+            case 0x09...0x0D, 0x20: return 1 << 24 | value
+            case 0x24, 0x2B, 0x3C...0x3E, 0x5E, 0x60, 0x7C, 0x7E: return 3 << 24 | value
+            default: return (value < 0x20 || value == 0x7F ? 0 : 2 << 24) | value
+            }
+        }
+        let properties = scalar.properties
+        if properties.isWhitespace { return 1 << 24 | scalar.value }
+        switch properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+             .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            return 2 << 24 | scalar.value
+        case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
+            return 3 << 24 | scalar.value
+        default:
+            return 5 << 24 | scalar.value
+        }
+    }
+
+    static func < (first: NaturalSortKey, second: NaturalSortKey) -> Bool {
+        first.weights.lexicographicallyPrecedes(second.weights)
     }
 }

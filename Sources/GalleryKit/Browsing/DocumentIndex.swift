@@ -1,0 +1,279 @@
+import Foundation
+internal import GRDB
+
+/// A persistent index of listed documents, so that a listing reads only the documents that
+/// changed since the last one and a search asks SQLite's full-text search instead of reading
+/// every manifest.
+///
+/// One SQLite database (through GRDB) serves every folder; a row is keyed by the document's
+/// absolute path and holds the file's device, inode, size, modification and status-change
+/// times in nanoseconds as `stat` gave them before the document was read, its summary (or its
+/// error) and the text a search looks at. A row is used only while all of these are unchanged.
+///
+/// The index is a cache: what the files say always wins.
+/// - A document that changed is re-read: saving renames a new file into place (a new inode),
+///   and writing in place changes the status-change time, which no program can set back (not
+///   even `touch -d`, which restores only the modification time). A file whose times are within
+///   two seconds of the listing is read again by the next listing too, so two writes within one
+///   tick of the file system's clock cannot leave a stale row behind. What remains is a clock
+///   set backwards between two writes of the same size, or a network file system whose clock
+///   disagrees with this machine's by more than that margin.
+/// - Any failure to open, migrate or query the database rebuilds it once; if that fails too (a
+///   read-only or missing cache folder, a full disk), the listing is done without it. A
+///   listing is therefore never wrong and never fails because of the index.
+/// - Concurrent listings share the database (SQLite's write-ahead log and a busy timeout);
+///   a listing killed half way leaves no trace, as each one writes in a single transaction.
+public struct DocumentIndex: Sendable, Equatable {
+    /// The database file.
+    public var location: URL
+
+    /// How long after a file's last write its stamp may vouch for its content
+    /// (`FileStamp.isSettled(before:)`); tests shorten it.
+    var settlingNanoseconds = FileStamp.settlingNanoseconds
+
+    /// How long a write waits for another listing's write to finish before giving up (and
+    /// listing without updating the index); tests shorten it.
+    var busyTimeout: TimeInterval = 5
+
+    /// The database file's name in GalleryKit's cache folder.
+    public static let fileName = "browse-index.sqlite"
+
+    /// The index in the database file at `location`, created when first needed.
+    public init(at location: URL) {
+        self.location = location
+    }
+
+    /// The index in the user's cache folder: `$XDG_CACHE_HOME/gallery/browse-index.sqlite`
+    /// (`~/.cache/gallery/browse-index.sqlite` by default).
+    public init(directories: BaseDirectories = BaseDirectories()) {
+        self.init(at: BaseDirectories.gallery(in: directories.cache).appendingPathComponent(Self.fileName))
+    }
+
+
+    /// Lists `files` through the index: the documents whose row is missing or out of date are
+    /// read (in parallel, by `reader`), the rest come from the index; then the index is brought
+    /// up to date in one transaction (rows for what was read, removal of documents of `scope`
+    /// that no longer exist) and searched.
+    ///
+    /// - Returns: `nil` if the index cannot be used, even rebuilt; the caller lists without it.
+    ///   Documents `reader` read on the way are kept in it, so they are not read twice.
+    func listing(
+        of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader
+    ) -> DocumentListing? {
+        guard let lock = IndexLock(forDatabaseAt: location) else { return nil }
+        var hasRetried = false, hasRebuilt = false
+        while true {
+            do {
+                let database = try openDatabase()
+                return try listing(of: files, in: scope, matching: search, reader: reader, database: database)
+            } catch let error as DatabaseError where error.isBusy {
+                // Another listing holds the database longer than the timeout: it is in use, so
+                // certainly not to be deleted.
+                return nil
+            } catch {
+                // Two listings creating the index at once: the second may trip over the first's
+                // tables. One retry settles that without deleting anything.
+                if !hasRetried {
+                    hasRetried = true
+                    if (try? openDatabase()) != nil { continue }
+                }
+                guard !hasRebuilt, lock.whileExclusive({ removeDatabaseFiles() }) else { return nil }
+                hasRebuilt = true
+            }
+        }
+    }
+
+    private func listing(
+        of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader,
+        database: DatabaseQueue
+    ) throws -> DocumentListing {
+        let known = try database.read { db in try Self.documents(in: scope, db) }
+        var documents: [IndexedDocument?] = Array(repeating: nil, count: files.count)
+        var stale: [Int] = []
+        for (position, file) in files.enumerated() {
+            if let row = known[file.pathData], row.stamp == file.stamp, row.isSettled {
+                documents[position] = row.document(at: file.url)
+            } else {
+                stale.append(position)
+            }
+        }
+        let read = reader.documents(at: stale)
+        for (position, document) in zip(stale, read) { documents[position] = document }
+        let listed = documents.map { $0! }
+
+        let present = Set(files.map(\.pathData))
+        let gone = known.keys.filter { !present.contains($0) }
+        let fresh = zip(stale, read).map { (file: files[$0], document: $1) }
+        do {
+            let update = { (db: Database) throws -> Set<Data>? in
+                try Self.update(fresh, removing: gone, db)
+                return try search.flatMap { try Self.paths(in: scope, matching: $0, db) }
+            }
+            // Nothing changed (the usual case): a read, which never waits for another listing.
+            let matches = try fresh.isEmpty && gone.isEmpty ? database.read(update) : database.write(update)
+            let kept = matches.map { matches in zip(files, listed).filter { matches.contains($0.0.pathData) }.map(\.1) } ?? listed
+            return DocumentListing(documents: kept.map(\.summary), readCount: reader.readCount, isIndexed: true)
+        } catch let error as DatabaseError where error.isBusy {
+            // Another listing is writing for longer than the timeout. Reads still work (WAL):
+            // search in memory, with the indexed text of documents not read now, and leave the
+            // index to the next listing.
+            guard let search else {
+                return DocumentListing(documents: listed.map(\.summary), readCount: reader.readCount, isIndexed: false)
+            }
+            let texts = try database.read { db in try Self.texts(in: scope, db) }
+            let freshPositions = Set(stale)
+            // A row another listing removed meanwhile: its document is read after all.
+            let unindexed = listed.indices.filter { !freshPositions.contains($0) && texts[files[$0].pathData] == nil }
+            let read = Dictionary(uniqueKeysWithValues: zip(unindexed, reader.documents(at: unindexed)))
+            let kept = listed.indices.filter { position in
+                let text = freshPositions.contains(position) ? listed[position].text
+                    : texts[files[position].pathData] ?? read[position]!.text
+                return search.matches(text)
+            }
+            return DocumentListing(documents: kept.map { listed[$0].summary }, readCount: reader.readCount, isIndexed: false)
+        }
+    }
+
+    /// Opens the database, creating or migrating it as needed.
+    /// - Throws: any error from SQLite, or `IndexUnusable` if the file is another program's
+    ///   database or written by a newer GalleryKit.
+    private func openDatabase() throws -> DatabaseQueue {
+        var configuration = GRDB.Configuration()
+        // Write-ahead logging, so that a listing reads while another writes. Set here rather
+        // than with `journalMode = .wal`, which also writes to the database at every opening
+        // when the log is empty (as it is once the last connection closed): a write that
+        // would wait for any other listing's.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        }
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "GalleryKit.DocumentIndex"
+        let database = try DatabaseQueue(path: location.path, configuration: configuration)
+        switch try database.read(Self.schemaState) {
+        case .current:
+            break
+        case .outdated:
+            try Self.migrator.migrate(database)
+        case .unusable(let reason):
+            throw IndexUnusable(reason: reason)
+        }
+        return database
+    }
+
+    /// The paths the index holds rows for, sorted (for tests).
+    func indexedPaths() throws -> [String] {
+        try openDatabase().read { db in
+            try Data.fetchAll(db, sql: "SELECT path FROM document").map { String(decoding: $0, as: UTF8.self) }.sorted()
+        }
+    }
+
+    /// Deletes the database and its write-ahead log, shared-memory and rollback files.
+    private func removeDatabaseFiles() {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            FileLocation.unlink(URL(fileURLWithPath: location.path + suffix))
+        }
+    }
+}
+
+/// Why an existing file cannot serve as the index (it is then rebuilt).
+struct IndexUnusable: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
+}
+
+/// What a listing found, and how.
+struct DocumentListing: Sendable {
+    var documents: [DocumentSummary]
+    /// How many documents were read from their files (the rest came from the index).
+    var readCount: Int
+    /// Whether the index was used and is up to date with this listing.
+    var isIndexed: Bool
+}
+
+/// The documents a listing covers, as the index selects their rows.
+struct ListingScope: Sendable {
+    /// The listed folder's absolute path, without a trailing `/` (empty for the root).
+    var folder: [UInt8]
+    /// Whether documents in subfolders are listed too.
+    var isRecursive: Bool
+
+    init(folder: URL, isRecursive: Bool) {
+        self.folder = Self.withoutTrailingSlashes(FileLocation.bytes(of: folder))
+        self.isRecursive = isRecursive
+    }
+
+    /// The folder part of a document's path: everything before its last `/`.
+    static func parent(of path: [UInt8]) -> [UInt8] {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return [] }
+        return Array(path[..<slash])
+    }
+
+    private static func withoutTrailingSlashes(_ path: [UInt8]) -> [UInt8] {
+        var path = path
+        while path.last == UInt8(ascii: "/") { path.removeLast() }
+        return path
+    }
+
+    /// The SQL condition on `document` that selects the rows in scope, with its arguments.
+    var condition: (sql: String, arguments: StatementArguments) {
+        guard isRecursive else { return ("document.folder = ?", [Data(folder)]) }
+        // Every path that starts with "folder/": from "folder/" up to, not including, "folder0"
+        // ("0" follows "/" in byte order). A range on the unique index of `path`.
+        return ("document.path >= ? AND document.path < ?", [Data(folder + [UInt8(ascii: "/")]), Data(folder + [UInt8(ascii: "0")])])
+    }
+}
+
+/// The advisory lock (`flock` on `browse-index.sqlite.lock`) that keeps a rebuild from deleting
+/// the database under another listing: listings share it, a rebuild takes it alone.
+///
+/// A lock file rather than SQLite's own locks: a rebuild replaces the database file, and an
+/// unlinked file's locks would no longer exclude anyone.
+private final class IndexLock {
+    private let descriptor: Int32
+
+    /// Takes the shared lock, waiting up to two seconds while a rebuild holds it; `nil` if the
+    /// lock file cannot be created (a read-only or impossible cache folder) or the wait is over.
+    init?(forDatabaseAt database: URL) {
+        let folder = database.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = URL(fileURLWithPath: database.path + ".lock")
+        var descriptor = FileLocation.open(url, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o644)
+        if descriptor < 0 { descriptor = FileLocation.open(url, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return nil }
+        guard Self.lock(descriptor, LOCK_SH, for: .seconds(2)) else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        // Closing the descriptor releases the lock.
+        close(descriptor)
+    }
+
+    /// Runs `body` holding the lock alone, then shares it again; `false` (without running
+    /// `body`) if other listings keep sharing it for half a second.
+    func whileExclusive(_ body: () -> Void) -> Bool {
+        // Converting a flock is not atomic: on failure the shared lock may be gone too, which
+        // is fine, as the caller then stops using the index.
+        guard Self.lock(descriptor, LOCK_EX, for: .milliseconds(500)) else { return false }
+        body()
+        return Self.lock(descriptor, LOCK_SH, for: .seconds(2))
+    }
+
+    private static func lock(_ descriptor: Int32, _ operation: Int32, for timeout: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while flock(descriptor, operation | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else { return false }
+            usleep(5_000)
+        }
+        return true
+    }
+}
+
+extension DatabaseError {
+    /// Whether another connection holds the lock the statement needed, for longer than the busy timeout.
+    var isBusy: Bool { resultCode == .SQLITE_BUSY || resultCode == .SQLITE_LOCKED }
+}

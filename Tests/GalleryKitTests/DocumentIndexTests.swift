@@ -1,0 +1,401 @@
+import Foundation
+import GalleryTestSupport
+import Testing
+@testable import GalleryKit
+
+/// The browse index: what it re-reads, how it survives damage and company, and how it searches.
+@Suite struct DocumentIndexTests {
+    let folder = TemporaryFolder()
+    let cache = TemporaryFolder()
+
+    /// An index in the temporary cache folder that trusts a file's times as soon as the listing
+    /// starts after them, so that tests need not wait for files to settle.
+    var index: DocumentIndex {
+        var index = DocumentIndex(at: cache.path("browse-index.sqlite"))
+        index.settlingNanoseconds = 0
+        return index
+    }
+
+    var browser: DocumentBrowser { DocumentBrowser(index: index) }
+
+    /// A document of web images (nothing cached), written as GalleryKit saves it.
+    @discardableResult
+    func save(_ name: String, title: String, captions: [String?] = [], in subfolder: String? = nil) throws -> URL {
+        var location = folder.url
+        if let subfolder {
+            location = location.appendingPathComponent(subfolder)
+            try FileManager.default.createDirectory(at: location, withIntermediateDirectories: true)
+        }
+        let images = captions.enumerated().map { index, caption in
+            GalleryImage(url: URL(string: "https://images.example.org/\(name.lowercased())/\(index).jpg")!, aspectRatio: 1.5, caption: caption)
+        }
+        let url = location.appendingPathComponent(name)
+        var document = GalleryDocument(creating: url, gallery: Gallery(title: title, images: images))
+        try document.save()
+        return url
+    }
+
+    func listing(_ browser: DocumentBrowser? = nil, recursive: Bool = false, search: String? = nil) throws -> DocumentListing {
+        try (browser ?? self.browser).listing(in: folder.url, recursive: recursive, search: search)
+    }
+
+    func titles(_ listing: DocumentListing) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: listing.documents.map { ($0.name, $0.title ?? "damaged: \($0.error?.reason ?? "")") })
+    }
+
+    /// The same listing without the index, for comparison.
+    func unindexed(recursive: Bool = false, search: String? = nil) throws -> [DocumentSummary] {
+        try DocumentBrowser().documents(in: folder.url, recursive: recursive, search: search).sorted(by: .name)
+    }
+
+    // MARK: Invalidation
+
+    @Test func readsOnlyDocumentsThatAreNewOrChanged() throws {
+        try save("a.gallery", title: "Alpha")
+        try save("b.gallery", title: "Bravo")
+        try Data("garbage".utf8).write(to: folder.path("broken.gallery"))
+        let cold = try listing()
+        #expect(cold.readCount == 3)
+        #expect(cold.isIndexed)
+
+        let warm = try listing()
+        #expect(warm.readCount == 0)
+        #expect(warm.documents.sorted(by: .name) == cold.documents.sorted(by: .name))
+        #expect(warm.documents.sorted(by: .name) == (try unindexed()))
+        #expect(titles(warm)["broken"]?.hasPrefix("damaged: not a gallery document") == true)
+
+        // Added.
+        try save("c.gallery", title: "Charlie")
+        let added = try listing()
+        #expect(added.readCount == 1)
+        #expect(titles(added)["c"] == "Charlie")
+
+        // Edited: a save renames a new file into place.
+        var document = try GalleryDocument(contentsOf: folder.path("a.gallery"))
+        try document.edit { $0.title = "Alpha, edited" }
+        try document.save()
+        let edited = try listing()
+        #expect(edited.readCount == 1)
+        #expect(titles(edited)["a"] == "Alpha, edited")
+
+        // Removed: gone from the listing and from the index.
+        try FileManager.default.removeItem(at: folder.path("b.gallery"))
+        let removed = try listing()
+        #expect(removed.readCount == 0)
+        #expect(titles(removed).keys.sorted() == ["a", "broken", "c"])
+        #expect(try index.indexedPaths() == ["a", "broken", "c"].map { folder.path("\($0).gallery").path })
+    }
+
+    @Test func aRenamedDocumentIsListedUnderItsNewName() throws {
+        try save("Old name.gallery", title: "Kept")
+        #expect(try listing().readCount == 1)
+        try FileManager.default.moveItem(at: folder.path("Old name.gallery"), to: folder.path("New name.gallery"))
+        let renamed = try listing()
+        #expect(titles(renamed) == ["New name": "Kept"])
+        #expect(renamed.readCount == 1)
+        #expect(try index.indexedPaths() == [folder.path("New name.gallery").path])
+        #expect(try browser.documents(in: folder.url, search: "old").isEmpty)
+        #expect(try browser.documents(in: folder.url, search: "new").map(\.name) == ["New name"])
+    }
+
+    /// A document rewritten in place, to the same size and inode, its modification time either
+    /// changed by a nanosecond or set back to what it was (`touch -d`): the status-change time,
+    /// which no program can set back, still tells the versions apart.
+    @Test(arguments: [false, true])
+    func aDocumentRewrittenInPlaceWithTheSameSizeIsReadAgain(restoringTheModificationTime: Bool) throws {
+        let url = folder.path("Same size.gallery")
+        let alpha = cache.path("alpha.gallery"), omega = cache.path("omega.gallery")
+        // Stored manifests: titles of the same length give archives of the same length.
+        try RawZip.write([TestManifest.mimetype, RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object(title: "Alpha")))], to: alpha)
+        try RawZip.write([TestManifest.mimetype, RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object(title: "Omega")))], to: omega)
+        let replacement = try Data(contentsOf: omega)
+        try FileManager.default.copyItem(at: alpha, to: url)
+        try #require(try Data(contentsOf: url).count == replacement.count)
+        #expect(titles(try listing()) == ["Same size": "Alpha"])
+
+        let before = try #require(FileLocation.status(of: url))
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.write(contentsOf: replacement)
+        try handle.close()
+        var times = [before.st_atim, before.st_mtim]
+        if !restoringTheModificationTime { times[1].tv_nsec = (times[1].tv_nsec + 1) % 1_000_000_000 }
+        try #require(utimensat(AT_FDCWD, url.path, times, 0) == 0)
+        let after = try #require(FileLocation.status(of: url))
+        #expect(after.st_ino == before.st_ino)
+        #expect(after.st_size == before.st_size)
+        #expect((after.st_mtim.tv_sec, after.st_mtim.tv_nsec) == (before.st_mtim.tv_sec, before.st_mtim.tv_nsec) || !restoringTheModificationTime)
+
+        let changed = try listing()
+        #expect(changed.readCount == 1)
+        #expect(titles(changed) == ["Same size": "Omega"])
+    }
+
+    @Test func aDocumentWrittenJustBeforeAListingIsReadAgainByTheNext() throws {
+        // The default margin: a file written within two seconds of a listing could still be
+        // rewritten within the same tick of the file system's clock, so its row is not trusted.
+        let browser = DocumentBrowser(index: DocumentIndex(at: cache.path("browse-index.sqlite")))
+        try save("Fresh.gallery", title: "Fresh")
+        #expect(try listing(browser).readCount == 1)
+        #expect(try listing(browser).readCount == 1)
+        // Once settled (here: by a listing that trusts it), it is no longer read.
+        #expect(try listing().readCount == 1)
+        #expect(try listing().readCount == 0)
+    }
+
+    @Test func listsOnlyTheFolderAskedForAndKeepsOtherFoldersRows() throws {
+        try save("top.gallery", title: "Top")
+        try save("deep.gallery", title: "Deep", in: "nested")
+        #expect(titles(try listing(recursive: true)) == ["top": "Top", "deep": "Deep"])
+        // A flat listing of the parent does not drop the subfolder's rows.
+        #expect(titles(try listing()) == ["top": "Top"])
+        #expect(try listing(recursive: true).readCount == 0)
+        // A document removed from a subfolder goes with a recursive listing.
+        try FileManager.default.removeItem(at: folder.path("nested/deep.gallery"))
+        #expect(titles(try listing(recursive: true)) == ["top": "Top"])
+        #expect(try index.indexedPaths() == [folder.path("top.gallery").path])
+    }
+
+    // MARK: Damage and company
+
+    /// Ways the index file can be found: each is rebuilt, and the listing is right all along.
+    enum Damage: String, CaseIterable, Sendable {
+        case garbage, truncated, emptyFile, foreignDatabase, newerSchema, wrongColumnType
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aDamagedOrForeignIndexIsRebuilt(damage: Damage) throws {
+        try save("a.gallery", title: "Alpha")
+        try save("b.gallery", title: "Bravo", captions: ["Harbour at dawn"])
+        #expect(try listing().readCount == 2)
+        let database = cache.path("browse-index.sqlite")
+        switch damage {
+        case .garbage:
+            try removeSideFiles(of: database)
+            try Data(repeating: 0xA5, count: 8192).write(to: database)
+        case .truncated:
+            try sqlite(database, "PRAGMA wal_checkpoint(TRUNCATE)")
+            let bytes = try Data(contentsOf: database)
+            try removeSideFiles(of: database)
+            try bytes.prefix(bytes.count / 2).write(to: database)
+        case .emptyFile:
+            try removeSideFiles(of: database)
+            try Data().write(to: database)
+        case .foreignDatabase:
+            try removeSideFiles(of: database)
+            try FileManager.default.removeItem(at: database)
+            try sqlite(database, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('mine')")
+        case .newerSchema:
+            try sqlite(database, "INSERT INTO grdb_migrations VALUES ('v99-from-the-future')")
+        case .wrongColumnType:
+            try sqlite(database, "UPDATE document SET size = 'large'")
+        }
+        let repaired = try listing(search: damage == .emptyFile ? nil : "harbour")
+        #expect(repaired.isIndexed)
+        #expect(repaired.readCount == 2)
+        if damage != .emptyFile { #expect(titles(repaired) == ["b": "Bravo"]) }
+        let warm = try listing()
+        #expect(warm.readCount == 0)
+        #expect(titles(warm) == ["a": "Alpha", "b": "Bravo"])
+    }
+
+    /// A cache folder that cannot be created or written: the listing is made without the index.
+    @Test(arguments: ["below a regular file", "read-only folder"])
+    func anUnusableCacheFolderListsWithoutTheIndex(kind: String) throws {
+        try save("a.gallery", title: "Alpha")
+        var location = cache.path("file/gallery/browse-index.sqlite")
+        if kind == "read-only folder" && geteuid() != 0 {
+            // Root ignores permissions; it gets the impossible folder instead.
+            let readOnly = cache.path("read-only")
+            try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true)
+            try #require(chmod(readOnly.path, 0o500) == 0)
+            location = readOnly.appendingPathComponent("gallery/browse-index.sqlite")
+        } else {
+            try Data("a file where a folder should be".utf8).write(to: cache.path("file"))
+        }
+        defer { chmod(cache.path("read-only").path, 0o700) }
+        var index = DocumentIndex(at: location)
+        index.settlingNanoseconds = 0
+        let browser = DocumentBrowser(index: index)
+        for _ in 0..<2 {
+            let listing = try listing(browser)
+            #expect(!listing.isIndexed)
+            #expect(titles(listing) == ["a": "Alpha"])
+        }
+        #expect(try browser.documents(in: folder.url, search: "alp").map(\.name) == ["a"])
+    }
+
+    @Test func concurrentListingsDuringEditsStayRight() throws {
+        for number in 0..<12 { try save("doc-\(number).gallery", title: "Version 0 of \(number)") }
+        let failures = ResultCollector()
+        // Four listings at a time while another thread saves new versions of the documents.
+        DispatchQueue.concurrentPerform(iterations: 5) { worker in
+            do {
+                if worker == 0 {
+                    for version in 1...3 {
+                        for number in 0..<12 {
+                            var document = try GalleryDocument(contentsOf: folder.path("doc-\(number).gallery"))
+                            try document.edit { $0.title = "Version \(version) of \(number)" }
+                            try document.save()
+                        }
+                    }
+                } else {
+                    for _ in 0..<6 {
+                        let listing = try listing()
+                        // Every document is listed, in one of its versions, never damaged.
+                        guard listing.documents.count == 12,
+                              listing.documents.allSatisfy({ $0.error == nil && $0.title?.hasPrefix("Version ") == true })
+                        else { throw GalleryError(.damagedDocument, "listing went wrong: \(titles(listing))") }
+                    }
+                }
+            } catch {
+                failures.append("\(error)")
+            }
+        }
+        #expect(failures.values.isEmpty)
+        let final = try listing()
+        #expect(final.documents.sorted(by: .name) == (try unindexed()))
+        #expect(final.documents.allSatisfy { $0.title?.hasPrefix("Version 3") == true })
+    }
+
+    /// Another process holds the write lock longer than the busy timeout: the listing is right
+    /// all the same (searched in memory), and the next one brings the index up to date.
+    @Test func aListingWaitingTooLongForTheWriteLockListsWithoutWriting() throws {
+        try save("a.gallery", title: "Alpha harbour")
+        try save("b.gallery", title: "Bravo")
+        _ = try listing()
+        try save("c.gallery", title: "Charlie harbour")
+        let holder = Process()
+        holder.executableURL = try #require(Command.which("python3"))
+        holder.arguments = ["-c", """
+            import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], isolation_level=None)
+            c.execute('BEGIN IMMEDIATE')
+            print('locked', flush=True)
+            time.sleep(3)
+            c.execute('ROLLBACK')
+            """, cache.path("browse-index.sqlite").path]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        defer { holder.waitUntilExit() }
+        try #require(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("locked"))
+
+        var impatient = index
+        impatient.busyTimeout = 0.2
+        let browser = DocumentBrowser(index: impatient)
+        let blocked = try listing(browser, search: "harb")
+        #expect(!blocked.isIndexed)
+        #expect(blocked.readCount == 1)
+        #expect(titles(blocked) == ["a": "Alpha harbour", "c": "Charlie harbour"])
+        #expect(titles(try listing(browser)) == ["a": "Alpha harbour", "b": "Bravo", "c": "Charlie harbour"])
+
+        holder.waitUntilExit()
+        let after = try listing(browser, search: "charlie")
+        #expect(after.isIndexed)
+        #expect(after.readCount == 1)
+        #expect(titles(after) == ["c": "Charlie harbour"])
+        #expect(try listing(browser).readCount == 0)
+    }
+
+    // MARK: Search
+
+    func saveSearchFixtures() throws {
+        try save("Harbour walk.gallery", title: "Harbour walk", captions: ["Boats at dawn", nil])
+        try save("Paris.gallery", title: "Café de Flore", captions: ["Crème brûlée"])
+        try save("Athens.gallery", title: "Αθήνα", captions: ["Ακρόπολη"])
+        try save("Sunrise.gallery", title: "日出の旅", captions: ["富士山の朝"])
+        try save("Journey.gallery", title: "旅の日出")
+        try save("Seoul.gallery", title: "서울에서 보낸 하루")
+        try save("Zoo.gallery", title: "Zoo", captions: ["ＦＵＬＬＷＩＤＴＨ lions"])
+        try Data("garbage".utf8).write(to: folder.path("Broken harbour.gallery"))
+    }
+
+    static let searches: [(String, [String])] = [
+        ("harb", ["Broken harbour", "Harbour walk"]),
+        ("HARBOUR", ["Broken harbour", "Harbour walk"]),
+        ("harbour walk", ["Harbour walk"]),
+        ("walk harbour", ["Harbour walk"]),
+        ("harbour zoo", []),
+        ("boats", ["Harbour walk"]),
+        ("dawn", ["Harbour walk"]),
+        ("arbour", []),
+        ("cafe", ["Paris"]),
+        ("CAFÉ", ["Paris"]),
+        ("creme brulee", ["Paris"]),
+        ("flore café", ["Paris"]),
+        ("αθηνα", ["Athens"]),
+        ("ΑΘΉΝΑ", ["Athens"]),
+        ("ακροπ", ["Athens"]),
+        ("日出", ["Journey", "Sunrise"]),
+        ("旅", ["Journey", "Sunrise"]),
+        ("日出の旅", ["Sunrise"]),
+        ("富士山", ["Sunrise"]),
+        ("日出 富士", ["Sunrise"]),
+        ("日出 harbour", []),
+        ("서울", ["Seoul"]),
+        ("하루", ["Seoul"]),
+        ("fullwidth", ["Zoo"]),
+        ("ｌｉｏｎ", ["Zoo"]),
+        ("images.example", ["Athens", "Harbour walk", "Paris", "Sunrise", "Zoo"]),
+        ("example.org/paris", ["Paris"]),
+        ("broken", ["Broken harbour"]),
+        ("garbage", []),
+        ("sun", ["Sunrise"]),
+        // Nothing to search for: all; no letter or digit: none; FTS5 syntax is only text.
+        ("", ["Athens", "Broken harbour", "Harbour walk", "Journey", "Paris", "Seoul", "Sunrise", "Zoo"]),
+        ("   ", ["Athens", "Broken harbour", "Harbour walk", "Journey", "Paris", "Seoul", "Sunrise", "Zoo"]),
+        ("***", []),
+        ("\"", []),
+        ("AND", []),
+        ("harbour OR zoo", []),
+        ("NEAR(harbour walk)", []),
+        ("searchTitle:harbour", []),
+        ("harbour*", ["Broken harbour", "Harbour walk"]),
+        ("-zoo", ["Zoo"]),
+        ("^harbour", ["Broken harbour", "Harbour walk"]),
+        ("walk\" OR \"zoo", []),
+    ]
+
+    @Test(arguments: searches)
+    func searchesWordPrefixesAndTextWithoutSpaces(search: String, expected: [String]) throws {
+        try saveSearchFixtures()
+        let indexed = try browser.documents(in: folder.url, search: search).map(\.name).sorted()
+        #expect(indexed == expected)
+        // The same answer from the warm index and without the index.
+        #expect(try browser.documents(in: folder.url, search: search).map(\.name).sorted() == expected)
+        #expect(try unindexed(search: search).map(\.name).sorted() == expected)
+    }
+
+    @Test func searchReadsNoManifestOnceIndexed() throws {
+        try saveSearchFixtures()
+        _ = try listing()
+        let search = try listing(search: "日出")
+        #expect(search.readCount == 0)
+        #expect(search.isIndexed)
+        #expect(search.documents.map(\.name).sorted() == ["Journey", "Sunrise"])
+        #expect(try listing(search: "cafe").readCount == 0)
+    }
+
+    // MARK: Helpers
+
+    /// Runs SQL on a database with Python's sqlite3 module (the tests do not link SQLite).
+    func sqlite(_ database: URL, _ sql: String) throws {
+        let script = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit(); c.close()"
+        let result = try Command.run(try #require(Command.which("python3")), ["-c", script, database.path, sql], in: cache.url)
+        try #require(result.status == 0, "\(result)")
+    }
+
+    func removeSideFiles(of database: URL) throws {
+        try sqlite(database, "PRAGMA wal_checkpoint(TRUNCATE)")
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+    }
+}
+
+/// Messages from concurrent workers.
+final class ResultCollector: @unchecked Sendable {
+    private var messages: [String] = []
+    private let lock = NSLock()
+
+    func append(_ message: String) { lock.withLock { messages.append(message) } }
+    var values: [String] { lock.withLock { messages } }
+}
