@@ -134,6 +134,7 @@ try:
                 os.utime(name, ns=(time.time_ns(), time.time_ns()))
 
         touched = median_seconds(browse, runs=5, before=touch_one_percent, env=environment)
+        time.sleep(2.1)
         subprocess.run(browse, check=True, stdout=subprocess.DEVNULL, env=environment)
         search = median_seconds([gallery, "browse", folder, "--json", "--search", "harb"], runs=10, env=environment)
         found = subprocess.run([gallery, "browse", folder, "--json", "--search", "harb"], check=True,

@@ -84,6 +84,10 @@ import Testing
         #expect(removed.readCount == 0)
         #expect(titles(removed).keys.sorted() == ["a", "broken", "c"])
         #expect(try index.indexedPaths() == ["a", "broken", "c"].map { folder.path("\($0).gallery").path })
+        // The full-text index holds exactly the rows' text, after additions, edits and removals.
+        try sqlite(cache.path("browse-index.sqlite"), "INSERT INTO documentText (documentText, rank) VALUES ('integrity-check', 1)")
+        #expect(try browser.documents(in: folder.url, search: "alpha edited").map(\.name) == ["a"])
+        #expect(try browser.documents(in: folder.url, search: "bravo").isEmpty)
     }
 
     @Test func aRenamedDocumentIsListedUnderItsNewName() throws {

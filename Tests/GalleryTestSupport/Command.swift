@@ -28,9 +28,10 @@ public enum Command {
         try run(gallery, arguments, in: folder, environment: environment)
     }
 
-    /// The environment for programs tests start: this process's, with `XDG_STATE_HOME` and
-    /// `XDG_DATA_HOME` in a folder of this test run (removed at exit), so the recents and the
-    /// Trash that `gallery` commands write never touch the real home's.
+    /// The environment for programs tests start: this process's, with `XDG_CACHE_HOME`,
+    /// `XDG_STATE_HOME` and `XDG_DATA_HOME` in a folder of this test run (removed at exit), so the
+    /// browse index, the recents and the Trash that `gallery` commands write never touch the
+    /// real home's.
     public static var environment: [String: String] {
         ProcessInfo.processInfo.environment.merging(isolatedFolders) { $1 }
     }
@@ -40,7 +41,11 @@ public enum Command {
         atexit {
             try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("gallerykit-tests-home-\(getpid())"))
         }
-        return ["XDG_STATE_HOME": base.appendingPathComponent("state").path, "XDG_DATA_HOME": base.appendingPathComponent("data").path]
+        return [
+            "XDG_CACHE_HOME": base.appendingPathComponent("cache").path,
+            "XDG_STATE_HOME": base.appendingPathComponent("state").path,
+            "XDG_DATA_HOME": base.appendingPathComponent("data").path,
+        ]
     }()
 
     /// Runs `program` and waits for it.

