@@ -115,14 +115,21 @@ static struct _VipsSource *open_source(const char *path) {
     return source;
 }
 
-int gallerykit_vips_header(const char *path, int *width, int *height, int *swaps_width_and_height,
-                           char *loader, size_t capacity) {
+/* The image in the file at `path`, for sequential access (header only until pixels are asked
+ * for), or NULL with the error buffer set. */
+static struct _VipsImage *open_image(const char *path) {
     struct _VipsSource *source = open_source(path);
     if (source == NULL) {
-        return -1;
+        return NULL;
     }
     struct _VipsImage *image = p_vips_image_new_from_source(source, "", "access", GALLERYKIT_VIPS_ACCESS_SEQUENTIAL, NULL);
     p_g_object_unref(source);
+    return image;
+}
+
+int gallerykit_vips_header(const char *path, int *width, int *height, int *swaps_width_and_height,
+                           char *loader, size_t capacity) {
+    struct _VipsImage *image = open_image(path);
     if (image == NULL) {
         return -1;
     }
@@ -316,12 +323,7 @@ int gallerykit_vips_sheet_draw_image(gallerykit_vips_sheet *sheet, const char *p
         p_vips_error("gallerykit", "a cell of %d×%d pixels at %d,%d is outside the sheet", width, height, x, y);
         return -1;
     }
-    struct _VipsSource *source = open_source(path);
-    if (source == NULL) {
-        return -1;
-    }
-    struct _VipsImage *image = p_vips_image_new_from_source(source, "", "access", GALLERYKIT_VIPS_ACCESS_SEQUENTIAL, NULL);
-    p_g_object_unref(source);
+    struct _VipsImage *image = open_image(path);
     if (image == NULL) {
         return -1;
     }
