@@ -111,8 +111,8 @@ public struct DocumentIndex: Sendable, Equatable {
         if !read.isEmpty || !gone.isEmpty {
             do {
                 freshMatches = try database.write { db in
-                    try Self.update(stale.map { (file: files[$0], document: read[$0]!) }, removing: gone, db)
-                    return try isFiltering ? Self.changedPaths(matching: search!, db) : nil
+                    let ids = try Self.update(stale.map { (file: files[$0], document: read[$0]!) }, removing: gone, db)
+                    return try isFiltering ? Self.paths(ofRows: ids, matching: search!, db) : nil
                 }
             } catch let error as DatabaseError where error.isBusy {
                 // Another listing is writing for longer than the timeout: leave the index to
@@ -275,3 +275,4 @@ extension DatabaseError {
     /// Whether another connection holds the lock the statement needed, for longer than the busy timeout.
     var isBusy: Bool { resultCode == .SQLITE_BUSY || resultCode == .SQLITE_LOCKED }
 }
+

@@ -78,12 +78,12 @@ enum Manifest {
 
     /// Spec §compatibility: any 1.x is read; 2.x and later changed something a 1.x reader would get wrong.
     static func checkVersion(_ version: String) throws {
-        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = version.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         // Plain decimal numbers only: "1.0", "1.12"; not "01.0", "+1.0" or "1.-1".
-        func isNumber(_ part: Substring) -> Bool {
-            !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } && (part == "0" || part.first != "0")
+        func isNumber(_ part: Substring.UTF8View.SubSequence) -> Bool {
+            !part.isEmpty && part.allSatisfy { (0x30...0x39).contains($0) } && (part.count == 1 || part.first != UInt8(ascii: "0"))
         }
-        guard parts.count == 2, parts.allSatisfy(isNumber), let major = Int(parts[0]), major >= 1 else {
+        guard parts.count == 2, parts.allSatisfy(isNumber), let major = Int(Substring(parts[0])), major >= 1 else {
             throw GalleryError(.damagedDocument, "manifest.json: formatVersion \(version.debugDescription) is not MAJOR.MINOR")
         }
         guard major == supportedMajorVersion else {
@@ -122,7 +122,8 @@ enum Manifest {
 
     private static func cached(_ object: Fields) throws -> CachedImage {
         let sha256 = try object.string("sha256")
-        guard sha256.count == 64, sha256.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+        // On the bytes: Character's isHexDigit and isUppercase cost about 10% of a listing.
+        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
             throw object.invalid("sha256", "must be 64 lowercase hex digits")
         }
         let path = try object.string("path")
