@@ -115,22 +115,12 @@ public struct DocumentBrowser: Sendable {
     }
 }
 
-/// The URL `URL(fileSystemPath:)` makes for `path`, made with one string instead of one append
-/// per byte (which took 20 ms for a listing of 2,000 documents).
+/// A file URL for `path`, made by Foundation's `URL(filePath:)` when the path is UTF-8 (parsing
+/// a percent-encoded string instead took 9 ms of a listing of 2,000 documents, this 2), and by
+/// `URL(fileSystemPath:)`, which keeps every byte, when it is not.
 private func fileURL(forPath path: [UInt8]) -> URL {
-    let hex = Array("0123456789ABCDEF".utf8)
-    var encoded = Array("file://".utf8)
-    encoded.reserveCapacity(path.count + 16)
-    for byte in path {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
-            encoded.append(byte)
-        default:
-            encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-        }
-    }
-    return URL(string: String(decoding: encoded, as: UTF8.self)) ?? URL(fileSystemPath: path)
+    guard let text = String(validating: path, as: UTF8.self), !path.contains(0) else { return URL(fileSystemPath: path) }
+    return URL(filePath: text, directoryHint: .notDirectory)
 }
 
 /// A document file a listing found.

@@ -106,11 +106,11 @@ extension DocumentIndex {
             sql += " AND " + match.sql
             arguments += match.arguments
         }
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        let statement = try DirectStatement(sql, in: db)
+        try statement.bind(arguments)
         var documents: [Data: IndexRow] = [:]
-        while let row = try rows.next() {
-            let path: Data = try row.decode(atIndex: 0)
-            documents[path] = try IndexRow(row)
+        try statement.forEachRow { row in
+            documents[try row.blob(0)] = try IndexRow(row)
         }
         return documents
     }
@@ -118,12 +118,11 @@ extension DocumentIndex {
     /// The stamp of each document in `scope`, by path.
     static func stamps(in scope: ListingScope, _ db: Database) throws -> [Data: (FileStamp, isSettled: Bool)] {
         let condition = scope.condition
-        let rows = try Row.fetchCursor(
-            db, sql: "SELECT \(stampColumns) FROM document WHERE \(condition.sql)", arguments: condition.arguments
-        )
+        let statement = try DirectStatement("SELECT \(stampColumns) FROM document WHERE \(condition.sql)", in: db)
+        try statement.bind(condition.arguments)
         var stamps: [Data: (FileStamp, isSettled: Bool)] = [:]
-        while let row = try rows.next() {
-            stamps[try row.decode(atIndex: 0)] = (try FileStamp(row), try row.decode(atIndex: 6))
+        try statement.forEachRow { row in
+            stamps[try row.blob(0)] = (try FileStamp(row), try row.required(row.integer(6), 6) != 0)
         }
         return stamps
     }
@@ -256,18 +255,18 @@ struct IndexRow {
 
     /// Decodes a row selected with `DocumentIndex.columns`.
     /// - Throws: if a value has the wrong type (a damaged index, which is then rebuilt).
-    init(_ row: Row) throws {
+    init(_ row: DirectRow) throws {
         stamp = try FileStamp(row)
-        isSettled = try row.decode(atIndex: 6)
-        name = try row.decode(atIndex: 7)
-        title = try row.decode(atIndex: 8)
-        imageCount = try row.decode(atIndex: 9)
-        cachedImageCount = try row.decode(atIndex: 10)
-        created = (try row.decode(Double?.self, atIndex: 11)).map(Date.init(timeIntervalSinceReferenceDate:))
-        modified = (try row.decode(Double?.self, atIndex: 12)).map(Date.init(timeIntervalSinceReferenceDate:))
-        if let code: String = try row.decode(atIndex: 13) {
+        isSettled = try row.required(row.integer(6), 6) != 0
+        name = try row.required(row.text(7), 7)
+        title = try row.text(8)
+        imageCount = try row.integer(9).map { Int($0) }
+        cachedImageCount = try row.integer(10).map { Int($0) }
+        created = try row.double(11).map(Date.init(timeIntervalSinceReferenceDate:))
+        modified = try row.double(12).map(Date.init(timeIntervalSinceReferenceDate:))
+        if let code = try row.text(13) {
             guard let value = GalleryError.Code.Value(rawValue: code) else { throw IndexUnusable(reason: "unknown error code \(code)") }
-            error = GalleryError(GalleryError.Code(value: value), path: try row.decode(atIndex: 14), try row.decode(atIndex: 15) ?? "")
+            error = GalleryError(GalleryError.Code(value: value), path: try row.text(14), try row.text(15) ?? "")
         }
     }
 
@@ -290,11 +289,11 @@ struct IndexRow {
 
 extension FileStamp {
     /// Decodes columns 1 to 5 of a row that starts with `DocumentIndex.stampColumns`.
-    init(_ row: Row) throws {
+    init(_ row: DirectRow) throws {
         self.init(
-            device: UInt64(bitPattern: try row.decode(atIndex: 1)), inode: UInt64(bitPattern: try row.decode(atIndex: 2)),
-            size: try row.decode(atIndex: 3), modifiedNanoseconds: try row.decode(atIndex: 4),
-            changedNanoseconds: try row.decode(atIndex: 5)
+            device: UInt64(bitPattern: try row.required(row.integer(1), 1)), inode: UInt64(bitPattern: try row.required(row.integer(2), 2)),
+            size: try row.required(row.integer(3), 3), modifiedNanoseconds: try row.required(row.integer(4), 4),
+            changedNanoseconds: try row.required(row.integer(5), 5)
         )
     }
 }
