@@ -25,7 +25,10 @@ enum Output {
     /// by grapheme cluster, so that a sequence a terminal draws as one emoji counts once.
     /// - Complexity: O(length of the text).
     static func displayWidth(_ text: String) -> Int {
-        text.reduce(0) { width, character in width + displayWidth(character) }
+        // Printable ASCII, nearly every cell, is one column a byte: grapheme breaking took
+        // 90 ms for the 10,000 rows of a big gallery's table.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { width, character in width + displayWidth(character) }
     }
 
     private static func displayWidth(_ character: Character) -> Int {
@@ -171,8 +174,38 @@ enum Output {
         "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 
+    /// A file size as `ByteCountFormatter` (`.file` style) writes it in English: "Zero KB",
+    /// "1 byte", "999 bytes", "21 KB", "1.2 MB", "1.23 GB", "1,000 KB"; decimal units, whole
+    /// kilobytes, one decimal for megabytes and two above, rounded half to even.
+    ///
+    /// Made here because `ByteCountFormatter` costs about 200 µs a call on Linux (it builds a
+    /// number formatter each time): 0.4 s for a listing of 2,000 documents.
     static func bytes(_ count: Int64) -> String {
-        ByteCountFormatter.string(fromByteCount: count, countStyle: .file)
+        guard count.magnitude >= 1000 else {
+            return count == 0 ? "Zero KB" : "\(count) \(count.magnitude == 1 ? "byte" : "bytes")"
+        }
+        let units = ["KB", "MB", "GB", "TB", "PB", "EB"]
+        var unit = 0
+        var divisor = 1000.0
+        while unit < units.count - 1, Double(count.magnitude) >= divisor * 1000 {
+            divisor *= 1000
+            unit += 1
+        }
+        // Rounded as decimal text, as the formatter does: 1.015 GB is "1.02 GB", although the
+        // double nearest 1.015 is a little below it.
+        var exact = Decimal(string: (Double(count) / divisor).description) ?? 0
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &exact, min(unit, 2), .bankers)
+        let text = rounded.description
+        let digitsEnd = text.firstIndex(of: ".") ?? text.endIndex
+        let sign = text.hasPrefix("-") ? "-" : ""
+        let whole = text[text.index(text.startIndex, offsetBy: sign.count)..<digitsEnd]
+        var grouped = ""
+        for (offset, digit) in whole.enumerated() {
+            if offset > 0, (whole.count - offset) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return sign + grouped + text[digitsEnd...] + " " + units[unit]
     }
 
     /// The name a person knows a file by: the path as given, relative when it was.

@@ -45,8 +45,7 @@ public struct RecentDocuments: Sendable {
         let key = FileLocation.bytes(of: document.url)
         var documents = [document] + stored().filter { FileLocation.bytes(of: $0.url) != key && FileLocation.status(of: $0.url) != nil }
         documents = Array(documents.prefix(capacity))
-        guard let data = try? Self.encoded(documents) else { return false }
-        return Self.replace(file, with: data)
+        return Self.replace(file, with: Self.encoded(documents))
     }
 
     /// The documents in the list that still exist, newest first.
@@ -55,38 +54,50 @@ public struct RecentDocuments: Sendable {
     }
 
     /// Everything the file lists, existing or not; empty when it is missing or damaged.
+    ///
+    /// The file's shape: `{"version": 1, "documents": [{"path", "url", "event", "date"}]}`.
+    /// `path` is for people and programs reading it; `url` (percent-encoded) is exact also for
+    /// names that are not UTF-8, and wins when both are there. Read and written as a `JSONValue`
+    /// rather than through `Codable`: every command that opens a document records it, and
+    /// `JSONDecoder`'s first use costs about 2 ms of run-time type lookups.
     func stored() -> [RecentDocument] {
-        guard let bytes = FileLocation.contents(of: file, limit: 4 << 20),
-              let list = try? JSONDecoder.recents.decode(StoredList.self, from: Data(bytes)) else { return [] }
-        return list.documents.compactMap { entry in
-            guard let event = RecentDocument.Event(rawValue: entry.event) else { return nil }
-            let url = entry.url.flatMap { URL(string: $0) }.flatMap { $0.isFileURL ? $0 : nil }
-                ?? entry.path.flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-            return url.map { RecentDocument(url: $0, event: event, date: entry.date) }
+        guard let bytes = FileLocation.contents(of: file, limit: Self.maximumFileSize),
+              case .object(let list)? = try? ManifestParser.parse(Data(bytes), limits: Self.parsingLimits),
+              case .integer? = list["version"], case .array(let entries)? = list["documents"] else { return [] }
+        var documents: [RecentDocument] = []
+        for value in entries {
+            // A damaged entry makes the whole file count as damaged.
+            guard case .object(let entry) = value, case .string(let eventName)? = entry["event"], case .string(let dateText)? = entry["date"],
+                  let date = RFC3339.date(from: dateText) else { return [] }
+            func text(_ key: String) -> String?? {
+                switch entry[key] {
+                case nil, .null?: return .some(nil)
+                case .string(let value)?: return value
+                default: return nil
+                }
+            }
+            guard let path = text("path"), let url = text("url") else { return [] }
+            guard let event = RecentDocument.Event(rawValue: eventName) else { continue }
+            let location = url.flatMap { URL(string: $0) }.flatMap { $0.isFileURL ? $0 : nil }
+                ?? path.flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+            if let location { documents.append(RecentDocument(url: location, event: event, date: date)) }
         }
+        return documents
     }
 
-    /// The file's shape. `path` is for people and programs reading it; `url` (percent-encoded)
-    /// is exact also for names that are not UTF-8, and wins when both are there.
-    private struct StoredList: Codable {
-        struct Entry: Codable {
-            var path: String?
-            var url: String?
-            var event: String
-            var date: Date
-        }
-        var version: Int
-        var documents: [Entry]
-    }
+    /// A list file larger than this is not read (it holds at most `capacity` short entries).
+    private static let maximumFileSize = 4 << 20
 
-    private static func encoded(_ documents: [RecentDocument]) throws -> Data {
-        let list = StoredList(version: 1, documents: documents.map {
-            StoredList.Entry(path: $0.url.pathForDisplay, url: $0.url.absoluteString, event: $0.event.rawValue, date: $0.date)
-        })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(list) + Data("\n".utf8)
+    private static let parsingLimits = ManifestParser.Limits(maximumImages: 0, maximumValues: 1_000_000, maximumDepth: 8)
+
+    private static func encoded(_ documents: [RecentDocument]) -> Data {
+        let entries = documents.map { document in
+            JSONValue.object([
+                "path": .string(document.url.pathForDisplay), "url": .string(document.url.absoluteString),
+                "event": .string(document.event.rawValue), "date": .string(RFC3339.string(from: document.date)),
+            ])
+        }
+        return JSONValue.object(["version": .integer(1), "documents": .array(entries)]).serialized(.pretty) + Data("\n".utf8)
     }
 
     /// Takes an exclusive `flock` on `url` (created if needed), waiting up to `timeout`.
@@ -120,13 +131,5 @@ public struct RecentDocuments: Sendable {
             return false
         }
         return true
-    }
-}
-
-private extension JSONDecoder {
-    static var recents: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
     }
 }

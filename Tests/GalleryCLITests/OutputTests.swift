@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import gallery
+
+@Suite struct OutputTests {
+    static let sizes: [Int64] = [
+        0, 1, -1, 2, -5, 999, 1000, 1499, 1500, 2500, 20_881, 999_499, 999_500, 999_999, 1_000_000,
+        1_049_999, 1_050_000, 1_150_000, 1_250_000, 1_350_000, 446_212_345, 999_949_999, 999_950_000,
+        1_005_000_000, 1_015_000_000, 1_234_567_890, 999_995_000_000, 12_345_678_901_234,
+        10_000_000_000_000_000, .max, .min + 1,
+    ]
+
+    @Test(arguments: sizes)
+    func sizesReadAsByteCountFormatterWritesThem(bytes: Int64) {
+        #expect(Output.bytes(bytes) == ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file))
+    }
+
+    @Test func randomSizesReadAsByteCountFormatterWritesThem() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            // Sizes spread over every unit: a random number of digits, then random digits.
+            let digits = Int.random(in: 1...18, using: &generator)
+            let bytes = Int64.random(in: 0..<Int64(pow(10, Double(digits))), using: &generator)
+            #expect(Output.bytes(bytes) == ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file), "\(bytes)")
+        }
+    }
+
+    @Test(arguments: [("Trip.gallery", 12), ("日出 Trip.gallery", 17), ("🌅 dawn", 7), ("tab\there", 7), ("", 0)])
+    func displayWidthCountsTerminalColumns(text: String, width: Int) {
+        #expect(Output.displayWidth(text) == width)
+    }
+}
