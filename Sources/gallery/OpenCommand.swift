@@ -54,7 +54,7 @@ enum DocumentJSON {
         let header: JSONValue = .object([
             "path": .string(path.pathForDisplay), "title": .string(gallery.title),
             "id": .string(gallery.id.lowercasedText),
-            "created": .string(gallery.created.formatted(.iso8601)), "modified": .string(gallery.modified.formatted(.iso8601)),
+            "created": .string(Output.timestamp(gallery.created)), "modified": .string(Output.timestamp(gallery.modified)),
             "columns": .integer(Int64(gallery.columns)), "images": .array([]),
         ])
         let text = String(decoding: header.serialized(.pretty), as: UTF8.self)

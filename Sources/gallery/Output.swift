@@ -125,32 +125,45 @@ enum Output {
     /// Appends a date as `json(_:)` (JSONEncoder's `.iso8601`) writes it: `"2026-11-23T10:52:46Z"`,
     /// in UTC, fractions of a second dropped.
     static func appendJSONDate(_ date: Date, to json: inout [UInt8]) {
+        json.append(UInt8(ascii: "\""))
+        json.append(contentsOf: timestamp(date).utf8)
+        json.append(UInt8(ascii: "\""))
+    }
+
+    /// `date` in UTC to the second, as ISO 8601 writes it (`2026-11-23T10:52:46Z`), or for
+    /// people (`2026-11-23 10:52:46`, `forPeople`). By `gmtime_r` and digits: a `Date.FormatStyle`
+    /// costs a millisecond at its first use, and every command prints a date or two.
+    static func timestamp(_ date: Date, forPeople: Bool = false) -> String {
         var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) ?? 0
         var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil, (0...9999).contains(Int(parts.tm_year) + 1900) else {
-            return appendJSONString(date.formatted(.iso8601), to: &json)
+        // Foundation's calendar is Julian before October 1582; from 1583 on, the two agree.
+        guard gmtime_r(&seconds, &parts) != nil, (1583...9999).contains(Int(parts.tm_year) + 1900) else {
+            let text = date.formatted(.iso8601)
+            return forPeople ? String(text.replacingOccurrences(of: "T", with: " ").dropLast()) : text
         }
+        var text: [UInt8] = []
+        text.reserveCapacity(20)
         func append(_ value: Int32, digits: Int) {
             var divisor: Int32 = 1
             for _ in 1..<digits { divisor *= 10 }
             while divisor > 0 {
-                json.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
                 divisor /= 10
             }
         }
-        json.append(UInt8(ascii: "\""))
         append(parts.tm_year + 1900, digits: 4)
-        json.append(UInt8(ascii: "-"))
+        text.append(UInt8(ascii: "-"))
         append(parts.tm_mon + 1, digits: 2)
-        json.append(UInt8(ascii: "-"))
+        text.append(UInt8(ascii: "-"))
         append(parts.tm_mday, digits: 2)
-        json.append(UInt8(ascii: "T"))
+        text.append(UInt8(ascii: forPeople ? " " : "T"))
         append(parts.tm_hour, digits: 2)
-        json.append(UInt8(ascii: ":"))
+        text.append(UInt8(ascii: ":"))
         append(parts.tm_min, digits: 2)
-        json.append(UInt8(ascii: ":"))
+        text.append(UInt8(ascii: ":"))
         append(parts.tm_sec, digits: 2)
-        json.append(contentsOf: "Z\"".utf8)
+        if !forPeople { text.append(UInt8(ascii: "Z")) }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// `value` with exactly `places` decimals ("1.500"), without `String(format:)`, which costs
@@ -166,7 +179,7 @@ enum Output {
 
     static func date(_ date: Date?) -> String {
         guard let date else { return "-" }
-        return date.formatted(.iso8601.year().month().day().dateSeparator(.dash).dateTimeSeparator(.space).time(includingFractionalSeconds: false).timeSeparator(.colon))
+        return timestamp(date, forPeople: true)
     }
 
     /// "1 image", "3 images".

@@ -30,3 +30,20 @@ import Testing
         #expect(Output.displayWidth(text) == width)
     }
 }
+
+extension OutputTests {
+    static let dates: [Date] = [
+        Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_344_766), Date(timeIntervalSince1970: 1_795_344_766.999),
+        Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400), Date(timeIntervalSince1970: 253_402_300_799),
+        Date(timeIntervalSince1970: 253_402_300_800), Date(timeIntervalSince1970: -62_135_596_801),
+    ]
+
+    @Test(arguments: dates)
+    func timestampsReadAsISO8601FormatStyleWritesThem(date: Date) {
+        #expect(Output.timestamp(date) == date.formatted(.iso8601))
+        let forPeople = date.formatted(
+            .iso8601.year().month().day().dateSeparator(.dash).dateTimeSeparator(.space).time(includingFractionalSeconds: false).timeSeparator(.colon)
+        )
+        #expect(Output.timestamp(date, forPeople: true) == forPeople)
+    }
+}
