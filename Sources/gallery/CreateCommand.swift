@@ -19,7 +19,7 @@ struct CreateCommand: AsyncParsableCommand {
 
             Examples:
               gallery create Trip.gallery --title "Summer trip" photos/*.jpg
-              gallery create Refs.gallery --columns 4 --cache a.png https://example.org/b.webp
+              gallery create Refs.gallery --cache a.png https://example.org/b.webp
             """
     )
 
