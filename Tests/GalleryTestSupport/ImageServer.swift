@@ -48,7 +48,7 @@ public final class ImageServer: @unchecked Sendable {
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     static let script = #"""
-import http.server, os, socketserver, sys, threading, time, urllib.parse
+import http.server, os, signal, socketserver, sys, threading, time, urllib.parse
 
 ROOT = sys.argv[1]
 TYPES = {".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif", ".tif": "image/tiff"}
@@ -148,6 +148,19 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
     request_queue_size = 256
 
+# The test process may start this with SIGTERM blocked or ignored (both are inherited), and
+# `terminate()` sends SIGTERM: take it back.
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+# A test process that ends without releasing its server (a crash, or a suite kept alive to the
+# end) must not leave the server running: it stops when its parent is gone.
+def stop_with_parent(parent=os.getppid()):
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)
+
+threading.Thread(target=stop_with_parent, daemon=True).start()
 server = Server(("127.0.0.1", 0), Handler)
 print(server.server_address[1], flush=True)
 server.serve_forever()
