@@ -270,9 +270,26 @@ enum RFC3339 {
         // RFC 3339's calendar is proleptic Gregorian, for every year this form can hold (and
         // `wholeSecondsUTC` reads it back exactly); Foundation's is Julian before 1582.
         guard (0...9999).contains(year) else { return Date.ISO8601FormatStyle().format(date) }
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText = String(repeating: "0", count: 4 - String(year).count) + String(year)
-        return "\(yearText)-\(two(month))-\(two(dayOfMonth))T\(two(adjustedSecond / 3600)):\(two(adjustedSecond / 60 % 60)):\(two(adjustedSecond % 60))Z"
+        // Digits into a fixed buffer: string interpolation took 4% of saving a 10,000-image gallery.
+        return String(unsafeUninitializedCapacity: 20) { buffer in
+            func put(_ value: Int64, digits: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, digits: 4, at: 0)
+            put(month, digits: 2, at: 5)
+            put(dayOfMonth, digits: 2, at: 8)
+            put(adjustedSecond / 3600, digits: 2, at: 11)
+            put(adjustedSecond / 60 % 60, digits: 2, at: 14)
+            put(adjustedSecond % 60, digits: 2, at: 17)
+            for (offset, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
+                buffer[offset] = UInt8(ascii: separator)
+            }
+            return 20
+        }
     }
 
     static func date(from string: String) -> Date? {

@@ -48,15 +48,18 @@ extension JSONValue {
         case .object(let fields):
             output.append(UInt8(ascii: "{"))
             // `<` is code point order for the NFC names writers produce, and fast for ASCII.
-            let keys = fields.keys.sorted(by: <)
-            for (offset, key) in keys.enumerated() {
+            // Members sorted with their values: no second lookup per name.
+            let members = fields.sorted { $0.key < $1.key }
+            for (offset, member) in members.enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(into: &output, layout: layout, indent: indent + 1)
-                Self.write(key, into: &output)
-                output.append(contentsOf: layout == .pretty ? Array(" : ".utf8) : [UInt8(ascii: ":")])
-                fields[key]!.write(into: &output, layout: layout, indent: indent + 1)
+                Self.write(member.key, into: &output)
+                if layout == .pretty { output.append(UInt8(ascii: " ")) }
+                output.append(UInt8(ascii: ":"))
+                if layout == .pretty { output.append(UInt8(ascii: " ")) }
+                member.value.write(into: &output, layout: layout, indent: indent + 1)
             }
-            if !keys.isEmpty { Self.newline(into: &output, layout: layout, indent: indent) }
+            if !members.isEmpty { Self.newline(into: &output, layout: layout, indent: indent) }
             output.append(UInt8(ascii: "}"))
         }
     }
@@ -77,6 +80,12 @@ extension JSONValue {
 
     private static func write(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Nearly every string needs no escape: copied whole, not byte by byte.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output.append(contentsOf: string.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
