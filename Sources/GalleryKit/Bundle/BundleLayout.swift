@@ -66,15 +66,25 @@ enum BundleLayout {
         if bytes.count > 1024 { try reject("is longer than 1024 bytes") }
         if bytes.first == UInt8(ascii: "/") { try reject("is an absolute path") }
         if bytes.contains(UInt8(ascii: "\\")) { try reject("contains a backslash") }
-        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { try reject("contains a control character") }
+        // UTF-8 encodes no other character with a byte below 0x80, so control characters,
+        // slashes and dots are found on the bytes too, without splitting the name into arrays.
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { try reject("contains a control character") }
         if bytes.contains(UInt8(ascii: ":")), name.count >= 2, name.dropFirst().first == ":", name.first?.isLetter == true {
             try reject("starts with a drive letter")
         }
-        // A trailing slash marks a directory entry; its last (empty) segment is allowed.
-        let segments = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        for (index, segment) in segments.enumerated() {
-            if segment.elementsEqual("..".utf8) || segment.elementsEqual(".".utf8) { try reject("has a '\(Substring(segment))' segment") }
-            if segment.isEmpty, index != segments.count - 1 { try reject("has an empty segment") }
+        var segmentStart = bytes.startIndex
+        var index = bytes.startIndex
+        while true {
+            let isEnd = index == bytes.endIndex
+            if isEnd || bytes[index] == UInt8(ascii: "/") {
+                let segment = bytes[segmentStart..<index]
+                if segment.elementsEqual("..".utf8) || segment.elementsEqual(".".utf8) { try reject("has a '\(Substring(segment))' segment") }
+                // A trailing slash marks a directory entry; its last (empty) segment is allowed.
+                if segment.isEmpty, !isEnd { try reject("has an empty segment") }
+                if isEnd { break }
+                segmentStart = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
         }
     }
 }
