@@ -275,4 +275,3 @@ extension DatabaseError {
     /// Whether another connection holds the lock the statement needed, for longer than the busy timeout.
     var isBusy: Bool { resultCode == .SQLITE_BUSY || resultCode == .SQLITE_LOCKED }
 }
-
