@@ -50,6 +50,20 @@ import Testing
 
     // MARK: Invalidation
 
+    /// Empty text is stored as empty text, not NULL (the index's text columns refuse NULL, and
+    /// a title of "" must come back as "", not as a missing one).
+    @Test func emptyTitlesAndCaptionsRoundTripThroughTheIndex() throws {
+        try save("Empty.gallery", title: "", captions: ["", nil])
+        try save("Plain.gallery", title: "Plain")
+        let cold = try listing()
+        #expect(cold.isIndexed && cold.readCount == 2)
+        let warm = try listing()
+        #expect(warm.isIndexed && warm.readCount == 0)
+        #expect(warm.documents.sorted(by: .name) == cold.documents.sorted(by: .name))
+        #expect(warm.documents.first { $0.name == "Empty" }?.title == "")
+        #expect(try unindexed() == warm.documents.sorted(by: .name))
+    }
+
     @Test func readsOnlyDocumentsThatAreNewOrChanged() throws {
         try save("a.gallery", title: "Alpha")
         try save("b.gallery", title: "Bravo")

@@ -37,8 +37,10 @@ struct DirectStatement {
         position += 1
         guard var value else { return bindNull() }
         value.withUTF8 { text in
-            // SQLITE_TRANSIENT (a macro Swift does not import): SQLite copies the bytes.
-            _ = sqlite3_bind_text(statement.sqliteStatement, position, text.baseAddress, Int32(text.count), transient)
+            // SQLITE_TRANSIENT (a macro Swift does not import): SQLite copies the bytes. A
+            // non-null pointer even for no bytes, or SQLite would store NULL instead of "".
+            let start = text.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1)!
+            _ = sqlite3_bind_text(statement.sqliteStatement, position, start.assumingMemoryBound(to: CChar.self), Int32(text.count), transient)
         }
     }
 
@@ -46,7 +48,7 @@ struct DirectStatement {
         position += 1
         value.withUnsafeBytes { bytes in
             // A non-null pointer even for no bytes, or SQLite would store NULL instead of an empty BLOB.
-            _ = sqlite3_bind_blob(statement.sqliteStatement, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), transient)
+            _ = sqlite3_bind_blob(statement.sqliteStatement, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, Int32(bytes.count), transient)
         }
     }
 
