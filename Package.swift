@@ -1,5 +1,13 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
+
+// `Tests/Fuzz/build.sh` sets GALLERYKIT_FUZZING=1: GalleryKit and the fuzz binary are then built
+// with libFuzzer's coverage and AddressSanitizer, and everything else as in a plain build, so
+// that the instrumented build reuses the dependencies the plain one compiled (instrumenting every
+// package took CI 15 minutes).
+let isFuzzing = ProcessInfo.processInfo.environment["GALLERYKIT_FUZZING"] == "1"
+let instrumentedForFuzzing: [SwiftSetting] = isFuzzing ? [.unsafeFlags(["-sanitize=fuzzer,address"])] : []
 
 let package = Package(
     name: "GalleryKit",
@@ -43,7 +51,8 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             // The HTML export's page, style sheet and script, filled in by `HTMLExporter`.
-            resources: [.copy("Export/Templates")]
+            resources: [.copy("Export/Templates")],
+            swiftSettings: instrumentedForFuzzing
         ),
         .executableTarget(
             name: "gallery",
@@ -81,7 +90,12 @@ let package = Package(
         .executableTarget(
             name: "gallery-fuzz",
             dependencies: ["GalleryKit"],
-            path: "Tests/Fuzz/GalleryFuzz"
+            path: "Tests/Fuzz/GalleryFuzz",
+            swiftSettings: instrumentedForFuzzing + (isFuzzing ? [.define("FUZZING")] : []),
+            // The binary's main hands over to libFuzzer's driver (SwiftPM's renamed entry point
+            // stands in for libFuzzer's own main), looking it up with dlsym: hence the export.
+            linkerSettings: isFuzzing
+                ? [.unsafeFlags(["-sanitize=fuzzer,address", "-Xlinker", "--export-dynamic-symbol=LLVMFuzzerRunDriver"])] : []
         ),
         .executableTarget(name: "gallery-layout-benchmark", dependencies: ["GalleryKit"], path: "Tests/Benchmarks/LayoutBenchmark"),
     ],
