@@ -4,7 +4,7 @@
 # GALLERYKIT_FUZZING=1 makes Package.swift instrument GalleryKit and the fuzz targets
 # (-sanitize=fuzzer,address) and nothing else, in the usual build folder: the dependencies the
 # plain build compiled are reused. FUZZ_CONFIGURATION=release (default: debug) for long
-# campaigns, which run several times faster optimised. The next plain build recompiles GalleryKit.
+# campaigns, optimised. The next plain build recompiles GalleryKit.
 set -eu
 cd "$(dirname "$0")/../.."
 configuration=${FUZZ_CONFIGURATION:-debug}
