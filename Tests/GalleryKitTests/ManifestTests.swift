@@ -34,6 +34,44 @@ import Testing
         #expect((image["cached"] as? [String: Any])?["colorProfile"] as? String == "sRGB")
     }
 
+    /// `Manifest.decode` reads each image member by member; a revision's state goes through a
+    /// JSON tree (`Manifest.gallery(from:)`). Both must give the same gallery or the same error.
+    @Test(arguments: [
+        // Escaped names are the same names; the first of two members wins; unknown members stay.
+        #"{"format":"gallery","formatVersion":"1.0","id":"6f1c2d3e-4a5b-4c6d-8e7f-001122334455","title":"T","created":"2026-11-23T10:52:46Z","modified":"2026-11-23T10:52:46Z","generator":"g","images":[{"i\u0064":"00000000-0000-4000-8000-000000000001","url":"https://e.org/a.jpg","url":"no scheme","aspectRatio":1.5,"width":3,"height":2,"status":"ok","added":"2026-11-23T10:52:46Z","rating":5,"rating":6}],"images":7,"x":{"y":[1,2.5,"z"]}}"#,
+        // An image that is not an object, after one that is.
+        #"{"format":"gallery","formatVersion":"1.0","id":"6f1c2d3e-4a5b-4c6d-8e7f-001122334455","title":"T","created":"2026-11-23T10:52:46Z","modified":"2026-11-23T10:52:46Z","generator":"g","images":[{"id":"00000000-0000-4000-8000-000000000001","url":"https://e.org/a.jpg","aspectRatio":1,"status":"ok","added":"2026-11-23T10:52:46Z"},[]]}"#,
+        // `images` first not an array, then an array; a top level that is not an object.
+        #"{"images":{},"images":[],"format":"gallery"}"#,
+        #"[{"format":"gallery"}]"#,
+        // A semantic error before a syntax error: the syntax error is reported.
+        #"{"format":"album","images":[{"id":1}],"#,
+        // A later major version wins over a bad field before it.
+        #"{"format":"album","images":[{"id":1}],"formatVersion":"2.0"}"#,
+    ])
+    func decodingAgreesWithTheTreePath(json: String) {
+        expectBothPathsAgree(on: Data(json.utf8))
+    }
+
+    @Test func decodingAgreesWithTheTreePathOnEveryExample() throws {
+        let examples = Repository.root.appendingPathComponent("Specs/Examples")
+        let manifests = try FileManager.default.subpathsOfDirectory(atPath: examples.path)
+            .filter { $0.hasSuffix(".gallery") }
+            .compactMap { try? BundleReader.readEntries(named: ["manifest.json"], of: examples.appendingPathComponent($0), maximumBytes: 16 << 20)["manifest.json"] }
+        #expect(manifests.count > 20)
+        manifests.forEach(expectBothPathsAgree)
+    }
+
+    private func expectBothPathsAgree(on data: Data) {
+        let direct = Result { try Manifest.decode(data) }
+        let viaTree = Result { try Manifest.gallery(from: ManifestParser.parse(data, limits: BundleLimits.standard.parsing)) }
+        switch (direct, viaTree) {
+        case (.success(let gallery), .success(let same)): #expect(gallery == same)
+        case (.failure(let error), .failure(let same)): #expect("\(error)" == "\(same)")
+        default: Issue.record("Manifest.decode gave \(direct), the tree path \(viaTree)")
+        }
+    }
+
     @Test func rejectsALaterMajorVersionSayingWhichItReads() throws {
         var object = TestManifest.object()
         object["formatVersion"] = "2.0"

@@ -13,8 +13,22 @@ enum BundleReader {
         var gallery: Gallery
         var contents: BundleContents
         var identity: FileIdentity
-        /// `manifest.json` as parsed: the state undo patches apply to (spec §3.7).
-        var manifest: JSONValue
+        /// `manifest.json`: the state undo patches apply to (spec §3.7).
+        var manifest: StoredManifest
+    }
+
+    /// A document's `manifest.json` as stored. Kept as bytes until an undo patch needs its tree:
+    /// opening a document builds only the gallery.
+    enum StoredManifest: Sendable {
+        case bytes(Data)
+        case tree(JSONValue)
+
+        func tree(limits: BundleLimits) throws -> JSONValue {
+            switch self {
+            case .bytes(let data): try ManifestParser.parse(data, limits: limits.parsing)
+            case .tree(let tree): tree
+            }
+        }
     }
 
     /// Opens the document at `url`, checking its whole structure and reading its manifest.
@@ -53,10 +67,9 @@ enum BundleReader {
             guard let manifest else {
                 throw GalleryError(.damagedDocument, "not a gallery document (manifest.json is missing)")
             }
-            let tree = try ManifestParser.parse(manifest, limits: limits.parsing)
-            let gallery = try Manifest.gallery(from: tree, limits: limits)
+            let gallery = try Manifest.decode(manifest, limits: limits)
             try checkReferences(of: gallery, in: contents)
-            return Opened(gallery: gallery, contents: contents, identity: identity, manifest: tree)
+            return Opened(gallery: gallery, contents: contents, identity: identity, manifest: .bytes(manifest))
         }
     }
 

@@ -15,35 +15,53 @@ enum Manifest {
     ///   for format version 2 and later, `.limitExceeded` for too many images.
     /// - Complexity: O(size of the JSON).
     static func decode(_ data: Data, limits: BundleLimits = .standard) throws -> Gallery {
-        try gallery(from: try ManifestParser.parse(data, limits: limits.parsing), limits: limits)
+        guard let members = try ManifestParser.parseMembers(data, limits: limits.parsing) else { throw notAnObject }
+        return try gallery(from: members, limits: limits)
     }
 
-    /// The gallery a manifest's JSON tree describes, checked field by field.
+    /// The gallery a manifest's JSON tree describes (a revision's state), checked field by field.
     static func gallery(from root: JSONValue, limits: BundleLimits = .standard) throws -> Gallery {
-        let object = try Fields(root, at: "manifest.json")
-        guard try object.string("format") == format else {
+        guard case .object(let values) = root else { throw notAnObject }
+        var members = ManifestParser.Members(topLevel: ObjectMembers(values), images: nil)
+        if case .array(let images)? = values["images"] {
+            members.images = images.map { image in
+                guard case .object(let values) = image else { return .other(image) }
+                return .object(ObjectMembers(values))
+            }
+        }
+        return try gallery(from: members, limits: limits)
+    }
+
+    private static let notAnObject = GalleryError(.damagedDocument, "manifest.json: manifest.json must be an object")
+
+    private static func gallery(from manifest: ManifestParser.Members, limits: BundleLimits) throws -> Gallery {
+        let object = Fields(manifest.topLevel, at: .manifest)
+        guard try object.string(.format) == format else {
             throw GalleryError(.damagedDocument, "manifest.json: format must be \"gallery\"")
         }
-        try checkVersion(try object.string("formatVersion"))
+        try checkVersion(try object.string(.formatVersion))
 
-        let imageValues = try object.array("images")
-        var gallery = Gallery(id: try object.uuid("id"))
-        gallery.title = try object.string("title")
-        gallery.created = try object.date("created").wholeSeconds
-        gallery.modified = try object.date("modified").wholeSeconds
-        gallery.generator = try object.string("generator")
-        gallery.columns = try object.optionalInteger("columns") ?? Gallery.defaultColumns
+        _ = try object.array(.images)
+        var gallery = Gallery(id: try object.uuid(.id))
+        gallery.title = try object.string(.title)
+        gallery.created = try object.date(.created).wholeSeconds
+        gallery.modified = try object.date(.modified).wholeSeconds
+        gallery.generator = try object.string(.generator)
+        gallery.columns = try object.optionalInteger(.columns) ?? Gallery.defaultColumns
         guard Gallery.columnRange.contains(gallery.columns) else {
-            throw object.invalid("columns", "must be from \(Gallery.columnRange.lowerBound) to \(Gallery.columnRange.upperBound)")
+            throw object.invalid(.columns, "must be from \(Gallery.columnRange.lowerBound) to \(Gallery.columnRange.upperBound)")
         }
-        gallery.images = try imageValues.enumerated().map { offset, value in
-            try image(Fields(value, at: "images[\(offset)]"))
+        gallery.images = try (manifest.images ?? []).enumerated().map { offset, element in
+            guard case .object(let members) = element else {
+                throw GalleryError(.damagedDocument, "manifest.json: images[\(offset)] must be an object")
+            }
+            return try image(Fields(members, at: .image(offset)))
         }
-        var seen = Set<UUID>()
+        var seen = Set<UUID>(minimumCapacity: gallery.images.count)
         for (offset, image) in gallery.images.enumerated() where !seen.insert(image.id).inserted {
             throw GalleryError(.damagedDocument, "manifest.json: images[\(offset)].id repeats an earlier image's id")
         }
-        gallery.unknownFields = object.unknownFields(known: topLevelKeys)
+        gallery.unknownFields = object.unknownFields
         return gallery
     }
 
@@ -72,10 +90,6 @@ enum Manifest {
         value.serialized(.compact)
     }
 
-    private static let topLevelKeys: Set = ["format", "formatVersion", "id", "title", "created", "modified", "generator", "columns", "images"]
-    private static let imageKeys: Set = ["id", "url", "aspectRatio", "width", "height", "status", "error", "cached", "thumbnail", "caption", "added"]
-    private static let cachedKeys: Set = ["path", "sha256", "bytes", "mediaType"]
-
     /// Spec §compatibility: any 1.x is read; 2.x and later changed something a 1.x reader would get wrong.
     static func checkVersion(_ version: String) throws {
         let parts = version.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -94,45 +108,45 @@ enum Manifest {
         }
     }
 
-    private static func image(_ object: Fields) throws -> GalleryImage {
-        guard let url = URL(string: try object.string("url")), url.scheme != nil else {
-            throw object.invalid("url", "must be an absolute URL")
+    private static func image(_ object: Fields<ImageMember>) throws -> GalleryImage {
+        guard let url = URL(string: try object.string(.url)), url.scheme != nil else {
+            throw object.invalid(.url, "must be an absolute URL")
         }
-        let aspectRatio = try object.number("aspectRatio")
-        guard aspectRatio.isFinite, aspectRatio > 0 else { throw object.invalid("aspectRatio", "must be a finite number > 0") }
-        guard let status = GalleryImage.Status(rawValue: try object.string("status")) else {
-            throw object.invalid("status", "must be \"ok\" or \"failed\"")
+        let aspectRatio = try object.number(.aspectRatio)
+        guard aspectRatio.isFinite, aspectRatio > 0 else { throw object.invalid(.aspectRatio, "must be a finite number > 0") }
+        guard let status = GalleryImage.Status(rawValue: try object.string(.status)) else {
+            throw object.invalid(.status, "must be \"ok\" or \"failed\"")
         }
         var image = GalleryImage(
-            id: try object.uuid("id"),
+            id: try object.uuid(.id),
             url: url,
             aspectRatio: aspectRatio,
-            width: try object.optionalPositiveInteger("width"),
-            height: try object.optionalPositiveInteger("height"),
+            width: try object.optionalPositiveInteger(.width),
+            height: try object.optionalPositiveInteger(.height),
             status: status,
-            error: try object.optionalString("error"),
-            cached: try object.optionalObject("cached").map(cached),
-            thumbnail: try object.optionalString("thumbnail"),
-            caption: try object.optionalString("caption"),
-            added: try object.date("added")
+            error: try object.optionalString(.error),
+            cached: try object.optionalObject(.cached, of: CachedImageMember.self).map(cached),
+            thumbnail: try object.optionalString(.thumbnail),
+            caption: try object.optionalString(.caption),
+            added: try object.date(.added)
         )
-        image.unknownFields = object.unknownFields(known: imageKeys)
+        image.unknownFields = object.unknownFields
         return image
     }
 
-    private static func cached(_ object: Fields) throws -> CachedImage {
-        let sha256 = try object.string("sha256")
+    private static func cached(_ object: Fields<CachedImageMember>) throws -> CachedImage {
+        let sha256 = try object.string(.sha256)
         // On the bytes: Character's isHexDigit and isUppercase cost about 10% of a listing.
         guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-            throw object.invalid("sha256", "must be 64 lowercase hex digits")
+            throw object.invalid(.sha256, "must be 64 lowercase hex digits")
         }
-        let path = try object.string("path")
-        guard path.hasPrefix(BundleLayout.imagesFolder) else { throw object.invalid("path", "must name an entry under images/") }
+        let path = try object.string(.path)
+        guard path.hasPrefix(BundleLayout.imagesFolder) else { throw object.invalid(.path, "must name an entry under images/") }
         try BundleLayout.checkName(path)
-        let bytes = try object.integer("bytes")
-        guard bytes >= 0 else { throw object.invalid("bytes", "must be ≥ 0") }
-        var cached = CachedImage(path: path, sha256: sha256, bytes: Int64(bytes), mediaType: try object.string("mediaType"))
-        cached.unknownFields = object.unknownFields(known: cachedKeys)
+        let bytes = try object.integer(.bytes)
+        guard bytes >= 0 else { throw object.invalid(.bytes, "must be ≥ 0") }
+        var cached = CachedImage(path: path, sha256: sha256, bytes: Int64(bytes), mediaType: try object.string(.mediaType))
+        cached.unknownFields = object.unknownFields
         return cached
     }
 
@@ -165,95 +179,105 @@ enum Manifest {
 }
 
 /// One JSON object of the manifest, read field by field with errors that name the field.
-private struct Fields {
-    let values: [String: JSONValue]
-    let location: String
+private struct Fields<Name: MemberName> {
+    let members: ObjectMembers<Name>
+    let place: Place
 
-    init(_ value: JSONValue, at location: String) throws {
-        guard case .object(let values) = value else {
-            throw GalleryError(.damagedDocument, "manifest.json: \(location) must be an object")
+    /// Where the object is, for messages; made into text only for one.
+    enum Place {
+        case manifest
+        case image(Int)
+        case cached(image: Int)
+
+        var text: String {
+            switch self {
+            case .manifest: "manifest.json"
+            case .image(let offset): "images[\(offset)]"
+            case .cached(let offset): "images[\(offset)].cached"
+            }
         }
-        self.values = values
-        self.location = location
     }
 
-    func invalid(_ key: String, _ problem: String) -> GalleryError {
-        let place = location == "manifest.json" ? key : "\(location).\(key)"
-        return GalleryError(.damagedDocument, "manifest.json: \(place) \(problem)")
+    init(_ members: ObjectMembers<Name>, at place: Place) {
+        self.members = members
+        self.place = place
     }
 
-    private func required(_ key: String) throws -> JSONValue {
-        guard let value = values[key] else { throw invalid(key, "is missing") }
+    func invalid(_ name: Name, _ problem: String) -> GalleryError {
+        let field = if case .manifest = place { "\(name)" } else { "\(place.text).\(name)" }
+        return GalleryError(.damagedDocument, "manifest.json: \(field) \(problem)")
+    }
+
+    private func required(_ name: Name) throws -> JSONValue {
+        guard let value = members[name] else { throw invalid(name, "is missing") }
         return value
     }
 
-    func string(_ key: String) throws -> String {
-        guard case .string(let value) = try required(key) else { throw invalid(key, "must be a string") }
+    func string(_ name: Name) throws -> String {
+        guard case .string(let value) = try required(name) else { throw invalid(name, "must be a string") }
         return value
     }
 
-    func optionalString(_ key: String) throws -> String? {
-        switch values[key] {
+    func optionalString(_ name: Name) throws -> String? {
+        switch members[name] {
         case nil, .null?: return nil
         case .string(let value)?: return value
-        default: throw invalid(key, "must be a string or null")
+        default: throw invalid(name, "must be a string or null")
         }
     }
 
-    func integer(_ key: String) throws -> Int {
-        switch try required(key) {
+    func integer(_ name: Name) throws -> Int {
+        switch try required(name) {
         case .integer(let value) where Int(exactly: value) != nil: return Int(value)
         case .number(let value) where value.rounded() == value && abs(value) < 1e15: return Int(value)
-        default: throw invalid(key, "must be an integer")
+        default: throw invalid(name, "must be an integer")
         }
     }
 
     /// An integer that may be left out (but not null).
-    func optionalInteger(_ key: String) throws -> Int? {
-        values[key] == nil ? nil : try integer(key)
+    func optionalInteger(_ name: Name) throws -> Int? {
+        members[name] == nil ? nil : try integer(name)
     }
 
-    func optionalPositiveInteger(_ key: String) throws -> Int? {
-        guard let value = values[key], value != .null else { return nil }
-        let integer = try integer(key)
-        guard integer > 0 else { throw invalid(key, "must be > 0 or null") }
+    func optionalPositiveInteger(_ name: Name) throws -> Int? {
+        guard let value = members[name], value != .null else { return nil }
+        let integer = try integer(name)
+        guard integer > 0 else { throw invalid(name, "must be > 0 or null") }
         return integer
     }
 
-    func number(_ key: String) throws -> Double {
-        switch try required(key) {
+    func number(_ name: Name) throws -> Double {
+        switch try required(name) {
         case .integer(let value): return Double(value)
         case .number(let value): return value
-        default: throw invalid(key, "must be a number")
+        default: throw invalid(name, "must be a number")
         }
     }
 
-    func array(_ key: String) throws -> [JSONValue] {
-        guard case .array(let value) = try required(key) else { throw invalid(key, "must be an array") }
+    func array(_ name: Name) throws -> [JSONValue] {
+        guard case .array(let value) = try required(name) else { throw invalid(name, "must be an array") }
         return value
     }
 
-    func optionalObject(_ key: String) throws -> Fields? {
-        guard let value = values[key], value != .null else { return nil }
-        guard case .object = value else { throw invalid(key, "must be an object or null") }
-        return try Fields(value, at: location == "manifest.json" ? key : "\(location).\(key)")
+    /// The object at `name` (of an image: its `cached` record), if not null.
+    func optionalObject<Inner>(_ name: Name, of _: Inner.Type) throws -> Fields<Inner>? {
+        guard let value = members[name], value != .null else { return nil }
+        guard case .object(let values) = value, case .image(let offset) = place else { throw invalid(name, "must be an object or null") }
+        return Fields<Inner>(ObjectMembers(values), at: .cached(image: offset))
     }
 
-    func uuid(_ key: String) throws -> UUID {
-        guard let value = UUID(text: try string(key)) else { throw invalid(key, "must be a UUID") }
+    func uuid(_ name: Name) throws -> UUID {
+        guard let value = UUID(text: try string(name)) else { throw invalid(name, "must be a UUID") }
         return value
     }
 
-    func date(_ key: String) throws -> Date {
-        guard let value = RFC3339.date(from: try string(key)) else { throw invalid(key, "must be an RFC 3339 date-time") }
+    func date(_ name: Name) throws -> Date {
+        guard let value = RFC3339.date(from: try string(name)) else { throw invalid(name, "must be an RFC 3339 date-time") }
         return value
     }
 
-    func unknownFields(known: Set<String>) -> [String: JSONValue] {
-        // Nearly always none: check before building a dictionary per image.
-        guard values.keys.contains(where: { !known.contains($0) }) else { return [:] }
-        return values.filter { !known.contains($0.key) }
-    }
+    /// Members this version does not know, kept as read.
+    var unknownFields: [String: JSONValue] { members.unknown }
 }
 
 /// RFC 3339 timestamps: written in UTC with whole seconds, read with fractions and offsets.

@@ -29,10 +29,34 @@ struct ManifestParser {
     ///   for too many images or values; `.unsupportedVersion` for a `formatVersion` of 2.0 or later
     ///   (checked as soon as it is read, before the image count).
     static func parse(_ data: Data, limits: Limits) throws -> JSONValue {
+        try parse(data, limits: limits) { parser in try parser.value(isTopLevel: true) }
+    }
+
+    /// A manifest's top-level members and images as read, each object's members in fixed places.
+    struct Members {
+        var topLevel: ObjectMembers<TopLevelMember>
+        /// The elements of `images` when it is an array (the first `images` member, as any other).
+        var images: [Image]?
+
+        enum Image {
+            case object(ObjectMembers<ImageMember>)
+            /// Not an object: reported as such when the manifest is checked.
+            case other(JSONValue)
+        }
+    }
+
+    /// Parses `data` as `parse` does, with the same errors and limits, for `Manifest.decode`: the
+    /// top level and each image as `ObjectMembers` instead of a dictionary. `nil` if the JSON is
+    /// valid but not an object.
+    static func parseMembers(_ data: Data, limits: Limits) throws -> Members? {
+        try parse(data, limits: limits) { parser in try parser.manifestMembers() }
+    }
+
+    private static func parse<Result>(_ data: Data, limits: Limits, _ body: (inout ManifestParser) throws -> Result) throws -> Result {
         try data.withUnsafeBytes { raw in
             var parser = ManifestParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
             if raw.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
-            let value = try parser.value(isTopLevel: true)
+            let result = try body(&parser)
             parser.skipWhitespace()
             guard parser.index == parser.bytes.count else { throw parser.invalid("unexpected data after the JSON object") }
             // Spec §6.2: reported only now, so that a newer version wins wherever it appears.
@@ -40,7 +64,7 @@ struct ManifestParser {
                 let count = limits.maximumImages + parser.imagesOverLimit
                 throw GalleryError(.limitExceeded, "manifest.json lists \(count) images; the limit is \(limits.maximumImages)")
             }
-            return value
+            return result
         }
     }
 
@@ -62,14 +86,25 @@ struct ManifestParser {
         }
     }
 
-    private mutating func value(isTopLevel: Bool = false, isImages: Bool = false) throws -> JSONValue {
+    /// The first byte of the next value, if any, without counting it.
+    private mutating func nextByte() -> UInt8? {
+        skipWhitespace()
+        return index < bytes.count ? bytes[index] : nil
+    }
+
+    /// Moves to the next value and counts it; returns its first byte.
+    private mutating func startValue() throws -> UInt8 {
         skipWhitespace()
         guard index < bytes.count else { throw invalid("unexpected end") }
         values += 1
         guard values <= limits.maximumValues else {
             throw GalleryError(.limitExceeded, "manifest.json holds more than \(limits.maximumValues) JSON values")
         }
-        switch bytes[index] {
+        return bytes[index]
+    }
+
+    private mutating func value(isTopLevel: Bool = false, isImages: Bool = false) throws -> JSONValue {
+        switch try startValue() {
         case UInt8(ascii: "{"): return try object(isTopLevel: isTopLevel)
         case UInt8(ascii: "["): return try array(isImages: isImages)
         case UInt8(ascii: "\""): return .string(try string())
@@ -87,66 +122,157 @@ struct ManifestParser {
     }
 
     private mutating func object(isTopLevel: Bool) throws -> JSONValue {
-        try nest()
-        index += 1
         // Room for an image's 11 members without growing the table three times.
         var fields = [String: JSONValue](minimumCapacity: 12)
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return .object(fields)
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw invalid("expected a member name") }
-            let key = try string()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
-            index += 1
+        guard try beginObject() else { return .object(fields) }
+        repeat {
+            let key = try memberName().text
             let member = try value(isImages: isTopLevel && key == "images")
             // Spec §6.2: a newer major version is reported as such, whatever else follows.
             if isTopLevel, key == "formatVersion", case .string(let version) = member {
                 try Manifest.checkVersion(version)
             }
             if fields[key] == nil { fields[key] = member }  // duplicate members: the first wins
-            skipWhitespace()
-            guard index < bytes.count else { throw invalid("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "}") else { throw invalid("expected ',' or '}'") }
-            index += 1
-            depth -= 1
-            return .object(fields)
-        }
+        } while try endOfMember()
+        return .object(fields)
     }
 
     private mutating func array(isImages: Bool) throws -> JSONValue {
-        try nest()
-        index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return .array(elements)
-        }
-        while true {
+        guard try beginArray() else { return .array(elements) }
+        repeat {
             if isImages, elements.count == limits.maximumImages {
-                let kept = values
-                _ = try value()
-                values = kept
-                imagesOverLimit += 1
+                try skipImageOverLimit()
             } else {
                 elements.append(try value())
             }
-            skipWhitespace()
-            guard index < bytes.count else { throw invalid("unexpected end") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            guard bytes[index] == UInt8(ascii: "]") else { throw invalid("expected ',' or ']'") }
-            index += 1
-            depth -= 1
-            return .array(elements)
+        } while try endOfElement()
+        return .array(elements)
+    }
+
+    /// Reads an image past the limit, to find `formatVersion` wherever it is, without keeping it.
+    private mutating func skipImageOverLimit() throws {
+        let kept = values
+        _ = try value()
+        values = kept
+        imagesOverLimit += 1
+    }
+
+    // MARK: The manifest's own shape
+
+    private mutating func manifestMembers() throws -> Members? {
+        guard nextByte() == UInt8(ascii: "{") else {
+            _ = try value()
+            return nil
         }
+        _ = try startValue()
+        var manifest = Members(topLevel: ObjectMembers(), images: nil)
+        guard try beginObject() else { return manifest }
+        repeat {
+            let name = try memberName()
+            let position = name.position(in: TopLevelMember.spellings)
+            if position == TopLevelMember.images.rawValue, nextByte() == UInt8(ascii: "[") {
+                _ = try startValue()
+                let images = try imageElements()
+                if manifest.topLevel[.images] == nil {
+                    manifest.topLevel.add(.array([]), at: TopLevelMember.images.rawValue)  // its elements are in `images`
+                    manifest.images = images
+                }
+                continue
+            }
+            let member = try value(isImages: position == TopLevelMember.images.rawValue)
+            if position == TopLevelMember.formatVersion.rawValue, case .string(let version) = member {
+                try Manifest.checkVersion(version)
+            }
+            if let position { manifest.topLevel.add(member, at: position) } else { manifest.topLevel.add(member, unknownName: name.text) }
+        } while try endOfMember()
+        return manifest
+    }
+
+    /// The `images` array, its `[` counted as a value already.
+    private mutating func imageElements() throws -> [Members.Image] {
+        var images: [Members.Image] = []
+        guard try beginArray() else { return images }
+        repeat {
+            if images.count == limits.maximumImages {
+                try skipImageOverLimit()
+            } else if nextByte() == UInt8(ascii: "{") {
+                _ = try startValue()
+                images.append(.object(try imageMembers()))
+            } else {
+                images.append(.other(try value()))
+            }
+        } while try endOfElement()
+        return images
+    }
+
+    private mutating func imageMembers() throws -> ObjectMembers<ImageMember> {
+        var members = ObjectMembers<ImageMember>()
+        guard try beginObject() else { return members }
+        repeat {
+            let name = try memberName()
+            let member = try value()
+            if let position = name.position(in: ImageMember.spellings) { members.add(member, at: position) } else { members.add(member, unknownName: name.text) }
+        } while try endOfMember()
+        return members
+    }
+
+    // MARK: Objects and arrays, step by step
+
+    /// Reads `{`; returns whether a member follows (not `}` at once).
+    private mutating func beginObject() throws -> Bool {
+        try nest()
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return true }
+        index += 1
+        depth -= 1
+        return false
+    }
+
+    /// Reads a member's name and the `:` after it.
+    private mutating func memberName() throws -> StringToken {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw invalid("expected a member name") }
+        let name = try stringToken()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw invalid("expected ':'") }
+        index += 1
+        return name
+    }
+
+    /// Reads what follows a member: `,` (returns true: another member) or `}`.
+    private mutating func endOfMember() throws -> Bool {
+        try endOfItem(closing: UInt8(ascii: "}"), "expected ',' or '}'")
+    }
+
+    /// Reads `[`; returns whether an element follows (not `]` at once).
+    private mutating func beginArray() throws -> Bool {
+        try nest()
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "]") else { return true }
+        index += 1
+        depth -= 1
+        return false
+    }
+
+    /// Reads what follows an element: `,` (returns true: another element) or `]`.
+    private mutating func endOfElement() throws -> Bool {
+        try endOfItem(closing: UInt8(ascii: "]"), "expected ',' or ']'")
+    }
+
+    private mutating func endOfItem(closing: UInt8, _ problem: String) throws -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw invalid("unexpected end") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return true
+        }
+        guard bytes[index] == closing else { throw invalid(problem) }
+        index += 1
+        depth -= 1
+        return false
     }
 
     private mutating func literal(_ word: StaticString) throws {
@@ -156,7 +282,25 @@ struct ManifestParser {
         index += count
     }
 
+    /// A string as read: the bytes between its quotes when they are ASCII with no escapes (nearly
+    /// always), else its text.
+    private struct StringToken {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let decoded: String?
+
+        var text: String { decoded ?? String(decoding: bytes, as: UTF8.self) }
+
+        func position(in spellings: MemberSpellings) -> Int? {
+            if let decoded { return spellings.position(of: decoded) }
+            return spellings.position(of: bytes)
+        }
+    }
+
     private mutating func string() throws -> String {
+        try stringToken().text
+    }
+
+    private mutating func stringToken() throws -> StringToken {
         index += 1  // the opening quote
         let start = index
         // Fast path: no escapes — the bytes between the quotes, checked as UTF-8 unless all ASCII.
@@ -166,9 +310,9 @@ struct ManifestParser {
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(start: bytes.baseAddress! + start, count: index - start)
                 index += 1
-                if isASCII { return String(decoding: slice, as: UTF8.self) }
+                if isASCII { return StringToken(bytes: slice, decoded: nil) }
                 guard let text = String(validating: slice, as: UTF8.self) else { throw invalid("a string is not valid UTF-8") }
-                return text
+                return StringToken(bytes: slice, decoded: text)
             }
             isASCII = isASCII && byte < 0x80
             if byte == UInt8(ascii: "\\") { break }
@@ -182,7 +326,7 @@ struct ManifestParser {
             case UInt8(ascii: "\""):
                 index += 1
                 guard let result = String(validating: text, as: UTF8.self) else { throw invalid("a string is not valid UTF-8") }
-                return result
+                return StringToken(bytes: UnsafeBufferPointer(start: nil, count: 0), decoded: result)
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw invalid("unexpected end") }

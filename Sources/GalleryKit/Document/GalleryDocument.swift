@@ -15,11 +15,11 @@ public struct GalleryDocument: Sendable {
     public let url: URL
     /// The gallery as currently edited.
     public private(set) var gallery: Gallery {
-        didSet { galleryJSON = nil }
+        didSet { galleryManifest = nil }
     }
-    /// `gallery`'s manifest as a JSON tree, when known without building it: as read from disk,
-    /// or as built for an edit's undo patch. Kept because building it is most of an edit's cost.
-    var galleryJSON: JSONValue?
+    /// `gallery`'s manifest, when known without building it: as read from disk, or as built for
+    /// an edit's undo patch. Kept because building it is most of an edit's cost.
+    var galleryManifest: BundleReader.StoredManifest?
 
     /// What the file on disk holds; `nil` for a document not saved yet.
     var contents: BundleContents?
@@ -59,7 +59,7 @@ public struct GalleryDocument: Sendable {
     private init(url: URL, opened: BundleReader.Opened, limits: BundleLimits) {
         self.url = url
         self.gallery = opened.gallery
-        self.galleryJSON = opened.manifest
+        self.galleryManifest = opened.manifest
         self.contents = opened.contents
         self.identity = opened.identity
         self.limits = limits
@@ -95,11 +95,11 @@ public struct GalleryDocument: Sendable {
         try change(&edited)
         guard edited != gallery else { return }
         let editedJSON = Manifest.json(of: edited)
-        undoStack.insert(.patch(RevisionPatch.difference(from: editedJSON, to: currentJSON)), at: 0)
+        undoStack.insert(.patch(RevisionPatch.difference(from: editedJSON, to: try currentJSON())), at: 0)
         undoStack = Array(undoStack.prefix(limits.maximumRevisions))
         redoStack.removeAll()
         gallery = edited
-        galleryJSON = editedJSON
+        galleryManifest = .tree(editedJSON)
     }
 
     /// Goes back to the state before the last edit; cached bytes the edit dropped come back too.
@@ -122,29 +122,32 @@ public struct GalleryDocument: Sendable {
     ) throws {
         guard let revision = self[keyPath: side].first else { throw GalleryError(.invalidArgument, url: url, emptyMessage) }
         let (restored, restoredJSON) = try load(revision)
-        let back = RevisionPatch.difference(from: restoredJSON, to: currentJSON)
+        let back = RevisionPatch.difference(from: restoredJSON, to: try currentJSON())
         self[keyPath: otherSide].insert(.patch(back), at: 0)
         self[keyPath: otherSide] = Array(self[keyPath: otherSide].prefix(limits.maximumRevisions))
         self[keyPath: side].removeFirst()
         gallery = restored
-        galleryJSON = restoredJSON
+        galleryManifest = .tree(restoredJSON)
     }
 
     /// The current gallery's manifest as a JSON tree.
-    private var currentJSON: JSONValue { galleryJSON ?? Manifest.json(of: gallery) }
+    private func currentJSON() throws -> JSONValue {
+        guard let galleryManifest else { return Manifest.json(of: gallery) }
+        return try GalleryError.attributing(to: url) { try galleryManifest.tree(limits: limits) }
+    }
 
     /// The state `revision` describes, one step from the current one, and its JSON.
     private func load(_ revision: Revision) throws -> (Gallery, JSONValue) {
         try GalleryError.attributing(to: url) {
             switch revision {
             case .patch(let patch):
-                let state = try RevisionPatch.apply(patch, to: currentJSON)
+                let state = try RevisionPatch.apply(patch, to: try currentJSON())
                 return (try Manifest.gallery(from: state, limits: limits), state)
             case .stored(let name):
                 let data = try BundleReader.readEntries(named: [name], of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
                 guard let stored = data[name] else { throw GalleryError(.damagedDocument, "\(name) is missing") }
                 let tree = try ManifestParser.parse(stored, limits: limits.parsing)
-                let state = try RevisionPatch.state(of: tree, from: currentJSON)
+                let state = try RevisionPatch.state(of: tree, from: try currentJSON())
                 let revision = try Manifest.gallery(from: state, limits: limits)
                 // Restoring it must give a document that opens: its cached bytes are all here.
                 if let contents {
@@ -208,7 +211,7 @@ extension GalleryDocument {
         let mode: AtomicFile.Mode = identity != nil || replacingExisting ? .replace : .createNew
         let (written, identity, manifest) = try write(saved, to: file, naming: url, mode: mode, includingHistory: true)
         // What was just written, without reading it back: every limit was checked before writing.
-        let opened = BundleReader.Opened(gallery: saved, contents: written, identity: identity, manifest: manifest)
+        let opened = BundleReader.Opened(gallery: saved, contents: written, identity: identity, manifest: .tree(manifest))
         self = GalleryDocument(url: url, opened: opened, limits: limits)
     }
 

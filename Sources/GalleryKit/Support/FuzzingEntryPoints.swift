@@ -17,9 +17,19 @@ package enum FuzzingEntryPoints {
 
     /// Decodes `data` as `manifest.json` (`Manifest.decode`); if it is a manifest, encodes the
     /// gallery again and decodes that: a document that opens must save to the same gallery.
-    /// - Returns: `false` when the round trip changes the gallery.
+    /// The JSON-tree path that revisions take (`Manifest.gallery(from:)`) must give the same
+    /// gallery, or the same error.
+    /// - Returns: `false` when the round trip changes the gallery, or the two paths disagree.
     package static func decodeManifest(_ data: Data) throws -> Bool {
-        let gallery = try Manifest.decode(data)
+        let fromTree = Result { try Manifest.gallery(from: ManifestParser.parse(data, limits: BundleLimits.standard.parsing)) }
+        let gallery: Gallery
+        do {
+            gallery = try Manifest.decode(data)
+        } catch {
+            guard case .failure(let treeError) = fromTree, "\(treeError)" == "\(error)" else { return false }
+            throw error
+        }
+        guard case .success(gallery) = fromTree else { return false }
         return try Manifest.decode(Manifest.encode(gallery)) == gallery
     }
 }

@@ -80,12 +80,14 @@ extension JSONValue {
 
     private static func write(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        // Nearly every string needs no escape: copied whole, not byte by byte.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output.append(contentsOf: string.utf8)
+        // Nearly every string needs no escape: checked on its contiguous bytes and copied whole.
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes in
+            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            output.append(contentsOf: bytes)
             output.append(UInt8(ascii: "\""))
-            return
+            return true
         }
+        if copied == true { return }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The members a manifest reader looks up in one kind of object, each case spelled as its JSON name.
+protocol MemberName: RawRepresentable<Int>, CaseIterable, Sendable where AllCases == [Self] {
+    static var spellings: MemberSpellings { get }
+}
+
+/// How a kind of object's member names are spelled, by their position (`MemberName.rawValue`).
+struct MemberSpellings: Sendable {
+    let names: [String]
+    private let utf8: [[UInt8]]
+
+    init<Name: MemberName>(of _: Name.Type) {
+        names = Name.allCases.map { "\($0)" }
+        utf8 = names.map { Array($0.utf8) }
+        precondition(Name.allCases.map(\.rawValue) == Array(names.indices), "member names are numbered 0, 1, 2, …")
+        precondition(names.count <= ObjectMembers<Name>.capacity, "more member names than ObjectMembers has room for")
+    }
+
+    /// The position of the name spelled by `bytes`. Compared as bytes: no string is made for a
+    /// known name, which nearly every member of every image has.
+    func position(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        for (position, name) in utf8.enumerated() where name.count == bytes.count {
+            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) { return position }
+        }
+        return nil
+    }
+
+    func position(of name: String) -> Int? {
+        names.firstIndex(of: name)
+    }
+}
+
+enum TopLevelMember: Int, MemberName {
+    case format, formatVersion, id, title, created, modified, generator, columns, images
+    static let spellings = MemberSpellings(of: Self.self)
+}
+
+enum ImageMember: Int, MemberName {
+    case id, url, aspectRatio, width, height, status, error, cached, thumbnail, caption, added
+    static let spellings = MemberSpellings(of: Self.self)
+}
+
+enum CachedImageMember: Int, MemberName {
+    case path, sha256, bytes, mediaType
+    static let spellings = MemberSpellings(of: Self.self)
+}
+
+/// One JSON object's members as read: those with a known name in fixed places, any others kept
+/// as they came (a newer writer's fields, written back unchanged).
+///
+/// An image's 11 members in a dictionary cost 11 string hashes to store and as many to look up
+/// (a fifth of opening a big gallery); here each costs a comparison of a few bytes.
+struct ObjectMembers<Name: MemberName> {
+    /// Room for the most members any kind has (an image's 11), in place: no allocation per image.
+    private var known = InlineArray<12, JSONValue?>(repeating: nil)
+    static var capacity: Int { 12 }
+    private(set) var unknown: [String: JSONValue] = [:]
+
+    init() {}
+
+    /// The members of an object read as a dictionary (a revision's state).
+    init(_ members: [String: JSONValue]) {
+        self.init()
+        for (name, value) in members {
+            if let position = Name.spellings.position(of: name) { known[position] = value } else { unknown[name] = value }
+        }
+    }
+
+    subscript(name: Name) -> JSONValue? { known[name.rawValue] }
+
+    /// Adds a member unless one of the same name came first (spec: duplicate members, the first wins).
+    mutating func add(_ value: JSONValue, at position: Int) {
+        if known[position] == nil { known[position] = value }
+    }
+
+    mutating func add(_ value: JSONValue, unknownName name: String) {
+        if unknown[name] == nil { unknown[name] = value }
+    }
+}
