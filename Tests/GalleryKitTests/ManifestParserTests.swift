@@ -118,6 +118,17 @@ import Testing
         #expect(try Manifest.decode(try Manifest.encode(gallery)) == gallery)
     }
 
+    /// Found by the manifest fuzz target: Foundation reads `00-01-02T0:04:06Z` as a date in 1 BC,
+    /// which no RFC 3339 text can hold; a save wrote it back as year 0, two days later. Such a date
+    /// is refused when read.
+    @Test func aDateBeforeYearZeroIsRefused() throws {
+        let data = try Data(contentsOf: Repository.root.appendingPathComponent("Tests/Fuzz/regressions/manifest/year-before-0.json"))
+        let error = #expect(throws: GalleryError.self) { try Manifest.decode(data) }
+        #expect(error?.reason == "manifest.json: modified must be an RFC 3339 date-time")
+        #expect(RFC3339.date(from: "00-01-02T0:04:06Z") == nil)
+        #expect(RFC3339.date(from: "0000-01-01T00:00:00Z") != nil)
+    }
+
     @Test(arguments: ["2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-04-31T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01 00:00:00Z"])
     func refusesDatesThatDoNotExist(text: String) {
         #expect(RFC3339.date(from: text) == nil)

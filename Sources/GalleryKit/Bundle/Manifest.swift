@@ -322,8 +322,18 @@ enum RFC3339 {
         case .impossible: return nil  // Foundation would roll 2026-02-30 over into March
         case .otherForm: break
         }
-        if let date = try? Date.ISO8601FormatStyle().parse(string) { return date }
-        return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(string)
+        let date = (try? Date.ISO8601FormatStyle().parse(string)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(string))
+        // RFC 3339 years are 0000 to 9999. Foundation reads some other forms as earlier dates
+        // ("00-01-02T0:04:06Z": 1 BC), which no RFC 3339 text can give back on a save.
+        guard let date, hasRFC3339Year(date) else { return nil }
+        return date
+    }
+
+    /// Whether `date` falls in a year 0000 to 9999 of the proleptic Gregorian calendar.
+    private static func hasRFC3339Year(_ date: Date) -> Bool {
+        let days = (date.timeIntervalSince1970 / 86_400).rounded(.down)
+        guard days.magnitude < 1e9 else { return false }  // NaN, or millions of years away
+        return (0...9999).contains(civil(fromDays: Int64(days)).year)
     }
 
     private enum Parsed {
