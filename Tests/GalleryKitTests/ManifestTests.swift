@@ -132,6 +132,21 @@ import Testing
         #expect(error?.reason.contains("images[0].\(key)") == true)
     }
 
+    /// A big gallery's images are checked a chunk per core: they still come out in order, and
+    /// the error reported is the first bad image's, wherever the chunks split.
+    @Test func checksManyImagesInOrderAndReportsTheFirstBadOne() throws {
+        var images = (0..<5000).map { TestManifest.image(index: $0) }
+        let decoded = try Manifest.decode(TestManifest.data(TestManifest.object(images: images)))
+        #expect(decoded.images.map(\.url.lastPathComponent) == (0..<5000).map { "\($0).jpg" })
+        images[4900]["status"] = "fine"
+        images[3000]["aspectRatio"] = 0
+        var error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(TestManifest.object(images: images))) }
+        #expect(error?.reason == "manifest.json: images[3000].aspectRatio must be a finite number > 0")
+        images[3] = ["id": 7]
+        error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(TestManifest.object(images: images))) }
+        #expect(error?.reason == "manifest.json: images[3].url is missing")
+    }
+
     @Test func rejectsRepeatedImageIDs() throws {
         let object = TestManifest.object(images: [TestManifest.image(index: 1), TestManifest.image(index: 1)])
         let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(object)) }

@@ -33,12 +33,12 @@ struct ManifestParser {
     }
 
     /// A manifest's top-level members and images as read, each object's members in fixed places.
-    struct Members {
+    struct Members: Sendable {
         var topLevel: ObjectMembers<TopLevelMember>
         /// The elements of `images` when it is an array (the first `images` member, as any other).
         var images: [Image]?
 
-        enum Image {
+        enum Image: Sendable {
             case object(ObjectMembers<ImageMember>)
             /// Not an object: reported as such when the manifest is checked.
             case other(JSONValue)

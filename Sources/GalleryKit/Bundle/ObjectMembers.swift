@@ -51,7 +51,7 @@ enum CachedImageMember: Int, MemberName {
 ///
 /// An image's 11 members in a dictionary cost 11 string hashes to store and as many to look up
 /// (a fifth of opening a big gallery); here each costs a comparison of a few bytes.
-struct ObjectMembers<Name: MemberName> {
+struct ObjectMembers<Name: MemberName>: Sendable {
     /// Room for the most members any kind has (an image's 11), in place: no allocation per image.
     private var known = InlineArray<12, JSONValue?>(repeating: nil)
     static var capacity: Int { 12 }

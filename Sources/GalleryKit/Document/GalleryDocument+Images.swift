@@ -121,27 +121,3 @@ extension GalleryDocument {
         return prepared
     }
 }
-
-/// Results written by concurrent workers, one slot each.
-final class ResultSlots<Value: Sendable>: @unchecked Sendable {
-    private var slots: [Result<Value, any Error>?]
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    subscript(index: Int) -> Result<Value, any Error>? {
-        get { lock.withLock { slots[index] } }
-        set { lock.withLock { slots[index] = newValue } }
-    }
-
-    /// Every slot's result, in order.
-    func results() -> [Result<Value, any Error>] {
-        lock.withLock { slots }.map { $0! }
-    }
-
-    /// The values in order, or the first error in order.
-    func values() throws -> [Value] {
-        try results().map { try $0.get() }
-    }
-
-}
