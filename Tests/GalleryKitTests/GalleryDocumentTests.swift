@@ -44,6 +44,21 @@ import Testing
         #expect(folder.listing().filter { $0.hasPrefix(".") }.isEmpty)
     }
 
+    /// A save after an edit writes the gallery as it is in memory, with this save's date and
+    /// generator (the manifest tree the edit built is reused for them, not rebuilt).
+    @Test func aSavedEditReadsBackAsTheGalleryInMemory() throws {
+        let url = folder.path("Written elsewhere.gallery")
+        try RawZip.write(TestManifest.entries(TestManifest.object(images: [TestManifest.image(index: 1), TestManifest.image(index: 2)])), to: url)
+        var document = try GalleryDocument(contentsOf: url)
+        #expect(document.gallery.generator == "tests")
+        try document.edit { try $0.move(fromOffsets: [1], toOffset: 0) }
+        try document.save()
+        let reopened = try GalleryDocument(contentsOf: url).gallery
+        #expect(reopened == document.gallery)
+        #expect(reopened.generator == GalleryKitVersion.generator)
+        #expect(abs(reopened.modified.timeIntervalSinceNow) < 60)
+    }
+
     @Test func undoAndRedoSurviveReopening() throws {
         let url = try makeDocument()
         try GalleryDocument.modify(at: url) { try $0.edit { $0.title = "One" } }

@@ -209,10 +209,20 @@ extension GalleryDocument {
         saved.modified = Date.now.wholeSeconds
         saved.generator = GalleryKitVersion.generator
         let mode: AtomicFile.Mode = identity != nil || replacingExisting ? .replace : .createNew
-        let (written, identity, manifest) = try write(saved, to: file, naming: url, mode: mode, includingHistory: true)
+        let (written, identity, manifest) = try write(saved, to: file, naming: url, mode: mode, includingHistory: true, manifest: savedManifest(saved))
         // What was just written, without reading it back: every limit was checked before writing.
         let opened = BundleReader.Opened(gallery: saved, contents: written, identity: identity, manifest: .tree(manifest))
         self = GalleryDocument(url: url, opened: opened, limits: limits)
+    }
+
+    /// The manifest tree of `saved` — the current gallery with a new `modified` and `generator` —
+    /// from the current one's when it is built already (after an edit): building a tree of
+    /// 10,000 images again took a tenth of the edit.
+    private func savedManifest(_ saved: Gallery) -> JSONValue? {
+        guard case .tree(.object(var fields))? = galleryManifest else { return nil }
+        fields["modified"] = .string(RFC3339.string(from: saved.modified))
+        fields["generator"] = .string(saved.generator)
+        return .object(fields)
     }
 
     /// Writes `gallery` with this document's cached bytes, history and extension entries to `destination`.
@@ -220,11 +230,14 @@ extension GalleryDocument {
     /// Spec §9.1: nothing is written that this version's own reader would reject — every limit
     /// of §8.2 is checked on the entries first, so a save over a limit fails with the document
     /// unchanged instead of replacing it with one that no longer opens.
-    /// - Parameter name: the file errors name, if not `destination` (a link to it).
+    /// - Parameters:
+    ///   - name: the file errors name, if not `destination` (a link to it).
+    ///   - knownTree: `gallery`'s manifest as a JSON tree, if already built.
     /// - Returns: what the new file holds, its identity, and its manifest as a JSON tree.
     @discardableResult
     func write(
-        _ gallery: Gallery, to destination: URL, naming name: URL? = nil, mode: AtomicFile.Mode, includingHistory: Bool
+        _ gallery: Gallery, to destination: URL, naming name: URL? = nil, mode: AtomicFile.Mode, includingHistory: Bool,
+        manifest knownTree: JSONValue? = nil
     ) throws -> (BundleContents, FileIdentity, JSONValue) {
         let undo = includingHistory ? Array(undoStack.prefix(limits.maximumRevisions)) : []
         let redo = includingHistory ? Array(redoStack.prefix(limits.maximumRevisions)) : []
@@ -245,7 +258,7 @@ extension GalleryDocument {
             }
         }
 
-        let tree = Manifest.json(of: gallery)
+        let tree = knownTree ?? Manifest.json(of: gallery)
         let manifest = try Manifest.serialize(tree)
         var entries: [BundleWriter.Entry] = [
             .init(name: BundleLayout.mimetypeName, source: .data(Data(BundleLayout.mimetype.utf8)), compression: .stored),
