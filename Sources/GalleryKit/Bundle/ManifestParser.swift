@@ -221,10 +221,15 @@ struct ManifestParser {
 
     /// Reads `{`; returns whether a member follows (not `}` at once).
     private mutating func beginObject() throws -> Bool {
+        try begin(closing: UInt8(ascii: "}"))
+    }
+
+    /// Reads the opening bracket; returns whether an item follows (not `closing` at once).
+    private mutating func begin(closing: UInt8) throws -> Bool {
         try nest()
         index += 1
         skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else { return true }
+        guard index < bytes.count, bytes[index] == closing else { return true }
         index += 1
         depth -= 1
         return false
@@ -248,13 +253,7 @@ struct ManifestParser {
 
     /// Reads `[`; returns whether an element follows (not `]` at once).
     private mutating func beginArray() throws -> Bool {
-        try nest()
-        index += 1
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "]") else { return true }
-        index += 1
-        depth -= 1
-        return false
+        try begin(closing: UInt8(ascii: "]"))
     }
 
     /// Reads what follows an element: `,` (returns true: another element) or `]`.
@@ -371,14 +370,7 @@ struct ManifestParser {
         guard index + 4 <= bytes.count else { throw invalid("unexpected end") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw invalid("a bad \\u escape")
-            }
+            guard let digit = HexDigit.value(of: bytes[index]) else { throw invalid("a bad \\u escape") }
             value = value << 4 | UInt32(digit)
             index += 1
         }

@@ -15,7 +15,7 @@ enum FileLocation {
         var index = 0
         while index < encoded.count {
             if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
-               let high = hexValue(encoded[index + 1]), let low = hexValue(encoded[index + 2]) {
+               let high = HexDigit.value(of: encoded[index + 1]), let low = HexDigit.value(of: encoded[index + 2]) {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {
@@ -55,15 +55,6 @@ enum FileLocation {
     static func displayPath(of url: URL) -> String {
         guard url.isFileURL else { return url.path }
         return String(decoding: bytes(of: url), as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     static func open(_ url: URL, _ flags: Int32, mode: mode_t = 0) -> Int32 {

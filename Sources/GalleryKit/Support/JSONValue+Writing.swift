@@ -98,8 +98,7 @@ extension JSONValue {
             case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), HexDigit.lowercase(byte >> 4), HexDigit.lowercase(byte & 0xF)])
             default: output.append(byte)
             }
         }

@@ -15,8 +15,8 @@ extension UUID {
                         buffer[index] = UInt8(ascii: "-")
                         index += 1
                     }
-                    buffer[index] = Self.hexDigit(byte >> 4)
-                    buffer[index + 1] = Self.hexDigit(byte & 0xF)
+                    buffer[index] = HexDigit.lowercase(byte >> 4)
+                    buffer[index + 1] = HexDigit.lowercase(byte & 0xF)
                     index += 2
                 }
                 return index
@@ -43,23 +43,10 @@ extension UUID {
                 guard characters[index] == UInt8(ascii: "-") else { return false }
                 index += 1
             }
-            guard let high = hexValue(characters[index]), let low = hexValue(characters[index + 1]) else { return false }
+            guard let high = HexDigit.value(of: characters[index]), let low = HexDigit.value(of: characters[index + 1]) else { return false }
             bytes[position] = high << 4 | low
             index += 2
         }
         return true
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
-    }
-
-    private static func hexValue(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
