@@ -2,8 +2,9 @@ import Foundation
 
 /// Reads and writes `manifest.json` (spec §manifest), keeping every field it does not know.
 ///
-/// The JSON is first read as a `JSONValue` tree and then checked field by field, so an error can
-/// say exactly which field is wrong (`images[3].aspectRatio must be a number > 0`).
+/// The JSON is first read — the top level and each image member by member (`ObjectMembers`), a
+/// revision's state as a `JSONValue` tree — and then checked field by field by the same rules, so
+/// an error can say exactly which field is wrong (`images[3].aspectRatio must be a number > 0`).
 enum Manifest {
     static let format = "gallery"
     /// The version this writer writes; any 1.x is read.

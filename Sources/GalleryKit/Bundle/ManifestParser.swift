@@ -1,6 +1,7 @@
 import Foundation
 
-/// Parses a manifest's JSON (RFC 8259) into a `JSONValue` tree in one pass over the bytes.
+/// Parses a manifest's JSON (RFC 8259) in one pass over the bytes: into a `JSONValue` tree, or
+/// (for `Manifest.decode`) into the top level's and each image's members.
 ///
 /// Foundation's `JSONDecoder` would need a `Decodable` that guesses each value's kind by trying
 /// them in turn (a thrown error per wrong guess): about 5 errors an image, the largest part of
