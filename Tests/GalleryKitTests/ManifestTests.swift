@@ -72,6 +72,14 @@ import Testing
         }
     }
 
+    /// The member names are spelled out (reflection on the cases would cost every start-up):
+    /// each must be its case's name.
+    @Test func memberNamesAreTheirCasesNames() {
+        #expect(TopLevelMember.spellings.names == TopLevelMember.allCases.map { "\($0)" })
+        #expect(ImageMember.spellings.names == ImageMember.allCases.map { "\($0)" })
+        #expect(CachedImageMember.spellings.names == CachedImageMember.allCases.map { "\($0)" })
+    }
+
     @Test func rejectsALaterMajorVersionSayingWhichItReads() throws {
         var object = TestManifest.object()
         object["formatVersion"] = "2.0"

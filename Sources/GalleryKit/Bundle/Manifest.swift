@@ -222,7 +222,8 @@ private struct Fields<Name: MemberName> {
     }
 
     func invalid(_ name: Name, _ problem: String) -> GalleryError {
-        let field = if case .manifest = place { "\(name)" } else { "\(place.text).\(name)" }
+        let name = Name.spellings.name(of: name)
+        let field = if case .manifest = place { name } else { "\(place.text).\(name)" }
         return GalleryError(.damagedDocument, "manifest.json: \(field) \(problem)")
     }
 

@@ -10,12 +10,17 @@ struct MemberSpellings: Sendable {
     let names: [String]
     private let utf8: [[UInt8]]
 
-    init<Name: MemberName>(of _: Name.Type) {
-        names = Name.allCases.map { "\($0)" }
+    /// - Parameter names: the JSON names of `Name`'s cases, in the order of their raw values.
+    ///   Spelled out rather than made from the cases (`"\(name)"`): that would cost every
+    ///   command's start-up run-time type lookups.
+    init<Name: MemberName>(of _: Name.Type, _ names: [String]) {
+        self.names = names
         utf8 = names.map { Array($0.utf8) }
-        precondition(Name.allCases.map(\.rawValue) == Array(names.indices), "member names are numbered 0, 1, 2, …")
+        precondition(Name.allCases.map(\.rawValue) == Array(names.indices), "one name for each case, numbered 0, 1, 2, …")
         precondition(names.count <= ObjectMembers<Name>.capacity, "more member names than ObjectMembers has room for")
     }
+
+    func name(of member: some MemberName) -> String { names[member.rawValue] }
 
     /// The position of the name spelled by `bytes`. Compared as bytes: no string is made for a
     /// known name, which nearly every member of every image has.
@@ -33,17 +38,19 @@ struct MemberSpellings: Sendable {
 
 enum TopLevelMember: Int, MemberName {
     case format, formatVersion, id, title, created, modified, generator, columns, images
-    static let spellings = MemberSpellings(of: Self.self)
+    static let spellings = MemberSpellings(of: Self.self, ["format", "formatVersion", "id", "title", "created", "modified", "generator", "columns", "images"])
 }
 
 enum ImageMember: Int, MemberName {
     case id, url, aspectRatio, width, height, status, error, cached, thumbnail, caption, added
-    static let spellings = MemberSpellings(of: Self.self)
+    static let spellings = MemberSpellings(
+        of: Self.self, ["id", "url", "aspectRatio", "width", "height", "status", "error", "cached", "thumbnail", "caption", "added"]
+    )
 }
 
 enum CachedImageMember: Int, MemberName {
     case path, sha256, bytes, mediaType
-    static let spellings = MemberSpellings(of: Self.self)
+    static let spellings = MemberSpellings(of: Self.self, ["path", "sha256", "bytes", "mediaType"])
 }
 
 /// One JSON object's members as read: those with a known name in fixed places, any others kept
