@@ -155,6 +155,12 @@ import Testing
         #expect(error?.reason == "manifest.json: images[3].url is missing")
     }
 
+    @Test func namesTheCachedRecordsFieldInItsErrors() throws {
+        let image = TestManifest.image(cached: ["path": "images/x.jpg", "sha256": "ABC", "bytes": 3, "mediaType": "image/jpeg"])
+        let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(TestManifest.object(images: [image]))) }
+        #expect(error?.reason == "manifest.json: images[0].cached.sha256 must be 64 lowercase hex digits")
+    }
+
     @Test func rejectsRepeatedImageIDs() throws {
         let object = TestManifest.object(images: [TestManifest.image(index: 1), TestManifest.image(index: 1)])
         let error = #expect(throws: GalleryError.self) { try Manifest.decode(TestManifest.data(object)) }

@@ -196,27 +196,30 @@ enum Manifest {
     }
 }
 
+/// Where the object is, for messages; made into text only for one.
+/// Where an object of the manifest is, for messages; made into text only for one.
+private indirect enum ObjectPlace {
+    case manifest
+    case image(Int)
+    /// An object member of another object (an image's `cached`).
+    case member(of: ObjectPlace, named: String)
+
+    var text: String {
+        switch self {
+        case .manifest: "manifest.json"
+        case .image(let offset): "images[\(offset)]"
+        case .member(of: .manifest, named: let name): name
+        case .member(of: let parent, named: let name): "\(parent.text).\(name)"
+        }
+    }
+}
+
 /// One JSON object of the manifest, read field by field with errors that name the field.
 private struct Fields<Name: MemberName> {
     let members: ObjectMembers<Name>
-    let place: Place
+    let place: ObjectPlace
 
-    /// Where the object is, for messages; made into text only for one.
-    enum Place {
-        case manifest
-        case image(Int)
-        case cached(image: Int)
-
-        var text: String {
-            switch self {
-            case .manifest: "manifest.json"
-            case .image(let offset): "images[\(offset)]"
-            case .cached(let offset): "images[\(offset)].cached"
-            }
-        }
-    }
-
-    init(_ members: ObjectMembers<Name>, at place: Place) {
+    init(_ members: ObjectMembers<Name>, at place: ObjectPlace) {
         self.members = members
         self.place = place
     }
@@ -278,11 +281,11 @@ private struct Fields<Name: MemberName> {
         return value
     }
 
-    /// The object at `name` (of an image: its `cached` record), if not null.
+    /// The object at `name` (an image's `cached` record), if not null.
     func optionalObject<Inner>(_ name: Name, of _: Inner.Type) throws -> Fields<Inner>? {
         guard let value = members[name], value != .null else { return nil }
-        guard case .object(let values) = value, case .image(let offset) = place else { throw invalid(name, "must be an object or null") }
-        return Fields<Inner>(ObjectMembers(values), at: .cached(image: offset))
+        guard case .object(let values) = value else { throw invalid(name, "must be an object or null") }
+        return Fields<Inner>(ObjectMembers(values), at: .member(of: place, named: Name.spellings.name(of: name)))
     }
 
     func uuid(_ name: Name) throws -> UUID {
