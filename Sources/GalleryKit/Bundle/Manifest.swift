@@ -81,6 +81,16 @@ enum Manifest {
         return .object(fields)
     }
 
+    /// `json(of: gallery)` made from `tree`, the manifest of the same gallery before a save gave
+    /// it a new `modified` and `generator`: without building every image's object again.
+    /// `nil` if `tree` is not an object.
+    static func json(of gallery: Gallery, restamping tree: JSONValue) -> JSONValue? {
+        guard case .object(var fields) = tree else { return nil }
+        fields["modified"] = .string(RFC3339.string(from: gallery.modified))
+        fields["generator"] = .string(gallery.generator)
+        return .object(fields)
+    }
+
     /// JSON bytes in the form of spec §5.7: sorted keys, compact, `/` not escaped.
     static func serialize(_ value: JSONValue) throws -> Data {
         value.serialized(.compact)
@@ -196,7 +206,6 @@ enum Manifest {
     }
 }
 
-/// Where the object is, for messages; made into text only for one.
 /// Where an object of the manifest is, for messages; made into text only for one.
 private indirect enum ObjectPlace {
     case manifest
@@ -225,9 +234,8 @@ private struct Fields<Name: MemberName> {
     }
 
     func invalid(_ name: Name, _ problem: String) -> GalleryError {
-        let name = Name.spellings.name(of: name)
-        let field = if case .manifest = place { name } else { "\(place.text).\(name)" }
-        return GalleryError(.damagedDocument, "manifest.json: \(field) \(problem)")
+        let field = ObjectPlace.member(of: place, named: Name.spellings.name(of: name))
+        return GalleryError(.damagedDocument, "manifest.json: \(field.text) \(problem)")
     }
 
     private func required(_ name: Name) throws -> JSONValue {

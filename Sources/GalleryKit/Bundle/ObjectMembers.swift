@@ -60,8 +60,9 @@ enum CachedImageMember: Int, MemberName {
 /// (a fifth of opening a big gallery); here each costs a comparison of a few bytes.
 struct ObjectMembers<Name: MemberName>: Sendable {
     /// Room for the most members any kind has (an image's 11), in place: no allocation per image.
-    private var known = InlineArray<12, JSONValue?>(repeating: nil)
-    static var capacity: Int { 12 }
+    private typealias Slots = InlineArray<12, JSONValue?>
+    private var known = Slots(repeating: nil)
+    static var capacity: Int { Slots.count }
     private(set) var unknown: [String: JSONValue] = [:]
 
     init() {}

@@ -219,10 +219,8 @@ extension GalleryDocument {
     /// from the current one's when it is built already (after an edit): building a tree of
     /// 10,000 images again took a tenth of the edit.
     private func savedManifest(_ saved: Gallery) -> JSONValue? {
-        guard case .tree(.object(var fields))? = galleryManifest else { return nil }
-        fields["modified"] = .string(RFC3339.string(from: saved.modified))
-        fields["generator"] = .string(saved.generator)
-        return .object(fields)
+        guard case .tree(let tree)? = galleryManifest else { return nil }
+        return Manifest.json(of: saved, restamping: tree)
     }
 
     /// Writes `gallery` with this document's cached bytes, history and extension entries to `destination`.
