@@ -47,6 +47,25 @@ import Testing
         #expect(table.output.contains("image-2.jpg"))
     }
 
+    /// Images are encoded in blocks on several threads: every one must come out once, in order,
+    /// with its own fields, across the blocks' boundaries.
+    @Test func listsAManyThousandImageDocumentInOrder() throws {
+        let count = 5_000
+        let written = (0..<count).map { index in
+            var image = TestManifest.image(index: index)
+            if index % 1000 == 999 { image["caption"] = "line \(index)\n\"quoted\" ☀" }
+            return image
+        }
+        try RawZip.write(TestManifest.entries(TestManifest.object(title: "Many", images: written)), to: folder.path("Many.gallery"))
+        let listed = try images("Many.gallery")
+        #expect(listed.count == count)
+        #expect(listed.map { $0["index"] as? Int } == Array(1...count))
+        #expect(listed.map { $0["id"] as? String } == written.map { $0["id"] as? String })
+        #expect(listed.map { $0["url"] as? String } == written.map { $0["url"] as? String })
+        #expect(listed[1999]["caption"] as? String == "line 1999\n\"quoted\" ☀")
+        #expect(listed[2000]["caption"] is NSNull)
+    }
+
     @Test func showsTheDisplayedSizeOfARotatedPhoto() throws {
         let sideways = Repository.sampleImage("exif6")
         let result = try gallery("create", "Rotated.gallery", sideways.path)

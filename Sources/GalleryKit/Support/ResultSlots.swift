@@ -1,25 +1,24 @@
 import Foundation
 
-/// Results written by concurrent workers, one slot each.
-final class ResultSlots<Value: Sendable>: @unchecked Sendable {
+/// Results written by concurrent workers, one slot each (also the CLI's, hence `package`).
+package final class ResultSlots<Value: Sendable>: @unchecked Sendable {
     private var slots: [Result<Value, any Error>?]
     private let lock = NSLock()
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    package init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    subscript(index: Int) -> Result<Value, any Error>? {
+    package subscript(index: Int) -> Result<Value, any Error>? {
         get { lock.withLock { slots[index] } }
         set { lock.withLock { slots[index] = newValue } }
     }
 
     /// Every slot's result, in order.
-    func results() -> [Result<Value, any Error>] {
+    package func results() -> [Result<Value, any Error>] {
         lock.withLock { slots }.map { $0! }
     }
 
     /// The values in order, or the first error in order.
-    func values() throws -> [Value] {
+    package func values() throws -> [Value] {
         try results().map { try $0.get() }
     }
-
 }
