@@ -4,8 +4,8 @@ import GalleryKit
 /// `open --json`: the document as a program sees it. Every key is always present (`null` when
 /// empty); keys sorted, pretty-printed.
 enum DocumentJSON {
-    /// Images encoded together by one worker: enough to outweigh handing out the work, few enough
-    /// that a round of them (one per worker, a few rounds at most held at once) stays small.
+    /// Images encoded together by one worker at most: a round of blocks (four per worker, held
+    /// until written) stays a few megabytes.
     private static let imagesPerBlock = 2048
 
     /// Prints the JSON text. The images — nearly all of it — are written straight from the gallery,
@@ -29,14 +29,16 @@ enum DocumentJSON {
         write(output[..<split.lowerBound])
         write("\"images\" : [".utf8)
         let images = gallery.images
-        let blocks = (images.count + imagesPerBlock - 1) / imagesPerBlock
-        let blocksPerRound = max(1, ProcessInfo.processInfo.activeProcessorCount) * 2
+        // Four blocks a worker, so that they end together also when a gallery fills few blocks.
+        let blocksPerRound = max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
+        let blockSize = max(64, min(imagesPerBlock, (images.count + blocksPerRound - 1) / blocksPerRound))
+        let blocks = (images.count + blockSize - 1) / blockSize
         for round in stride(from: 0, to: blocks, by: blocksPerRound) {
             let count = min(blocksPerRound, blocks - round)
             let texts = ResultSlots<[UInt8]>(count: count)
             DispatchQueue.concurrentPerform(iterations: count) { block in
-                let start = (round + block) * imagesPerBlock
-                texts[block] = .success(text(of: images[start..<min(start + imagesPerBlock, images.count)]))
+                let start = (round + block) * blockSize
+                texts[block] = .success(text(of: images[start..<min(start + blockSize, images.count)]))
             }
             for text in texts.results() { write((try? text.get()) ?? []) }
         }
@@ -79,8 +81,7 @@ enum DocumentJSON {
     /// Writes `bytes` to standard output. Straight to the descriptor: nothing else is printed,
     /// before or after.
     private static func write(_ bytes: some Sequence<UInt8>) {
-        let written = bytes.withContiguousStorageIfAvailable { write($0) }
-        if written == nil { write(Array(bytes)) }
+        if bytes.withContiguousStorageIfAvailable({ write($0) }) == nil { write(Array(bytes)) }
     }
 
     private static func write(_ bytes: UnsafeBufferPointer<UInt8>) {

@@ -16,7 +16,13 @@ enum Manifest {
     ///   for format version 2 and later, `.limitExceeded` for too many images.
     /// - Complexity: O(size of the JSON).
     static func decode(_ data: Data, limits: BundleLimits = .standard) throws -> Gallery {
-        guard let members = try ManifestParser.parseMembers(data, limits: limits.parsing) else { throw notAnObject }
+        try decode(data, limits: limits, parsing: limits.parsing)
+    }
+
+    /// `decode` with the parser's settings given: tests and the fuzz target have small manifests
+    /// read in pieces, as only big ones are otherwise.
+    static func decode(_ data: Data, limits: BundleLimits, parsing: ManifestParser.Limits) throws -> Gallery {
+        guard let members = try ManifestParser.parseMembers(data, limits: parsing) else { throw notAnObject }
         return try gallery(from: members, limits: limits)
     }
 

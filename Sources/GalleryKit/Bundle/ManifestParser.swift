@@ -15,6 +15,11 @@ struct ManifestParser {
         /// cannot make millions of tiny values (`[0,0,0,…]`) and exhaust memory.
         var maximumValues: Int
         var maximumDepth = 64
+        /// An `images` array with at least this many bytes after its `[` is read in `pieces`
+        /// pieces on several threads (`imageElementsInPieces`). Not limits: any values give the
+        /// same result or the same error.
+        var bytesWorthSplitting = 1 << 19
+        var pieces = 2 * ProcessInfo.processInfo.activeProcessorCount
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -38,6 +43,9 @@ struct ManifestParser {
         var topLevel: ObjectMembers<TopLevelMember>
         /// The elements of `images` when it is an array (the first `images` member, as any other).
         var images: [Image]?
+        /// How many pieces those elements were read in: 1, or more for a big array (tests check
+        /// that the pieces were kept, not read again in one go).
+        var imagePieces = 1
 
         enum Image: Sendable {
             case object(ObjectMembers<ImageMember>)
@@ -174,10 +182,11 @@ struct ManifestParser {
             let position = name.position(in: TopLevelMember.spellings)
             if position == TopLevelMember.images.rawValue, nextByte() == UInt8(ascii: "[") {
                 _ = try startValue()
-                let images = try imageElements()
+                let (images, pieces) = try imageElements()
                 if manifest.topLevel[.images] == nil {
                     manifest.topLevel.add(.array([]), at: TopLevelMember.images.rawValue)  // its elements are in `images`
                     manifest.images = images
+                    manifest.imagePieces = pieces
                 }
                 continue
             }
@@ -190,10 +199,11 @@ struct ManifestParser {
         return manifest
     }
 
-    /// The `images` array, its `[` counted as a value already.
-    private mutating func imageElements() throws -> [Members.Image] {
+    /// The `images` array, its `[` counted as a value already, and how many pieces it was read in.
+    private mutating func imageElements() throws -> ([Members.Image], pieces: Int) {
+        if bytes.count - index >= limits.bytesWorthSplitting, let read = imageElementsInPieces() { return read }
         var images: [Members.Image] = []
-        guard try beginArray() else { return images }
+        guard try beginArray() else { return (images, 1) }
         repeat {
             if images.count == limits.maximumImages {
                 try skipImageOverLimit()
@@ -204,7 +214,7 @@ struct ManifestParser {
                 images.append(.other(try value()))
             }
         } while try endOfElement()
-        return images
+        return (images, 1)
     }
 
     private mutating func imageMembers() throws -> ObjectMembers<ImageMember> {
@@ -216,6 +226,112 @@ struct ManifestParser {
             if let position = name.position(in: ImageMember.spellings) { members.add(member, at: position) } else { members.add(member, unknownName: name.text) }
         } while try endOfMember()
         return members
+    }
+
+    // MARK: Big image arrays, in pieces
+
+    /// Elements of the `images` array read by one worker, and where it stopped.
+    private struct Piece: Sendable {
+        var images: [Members.Image] = []
+        var values = 0
+        var end = 0
+    }
+
+    /// Reads a big `images` array (its `[` next, counted already) in pieces on several threads: tokenizing it was
+    /// the largest part of opening a big gallery that ran on one core only.
+    ///
+    /// A piece after the first starts at a `{` that follows `},` near an even share of the bytes,
+    /// a guess; it is kept only if the piece before it parsed and ended exactly there, after a
+    /// `,` of the array. The first piece starts where the serial reading does, so by induction
+    /// every kept piece starts at an element, and the pieces together are what the serial reading
+    /// gives. If a guess was wrong (a `},{` inside a string or a nested array), a piece failed,
+    /// or the pieces together pass a limit, this returns nil with the parser unmoved, and the
+    /// serial reading then gives its result or its exact error.
+    private mutating func imageElementsInPieces() -> ([Members.Image], pieces: Int)? {
+        var opened = self
+        guard limits.pieces > 1, (try? opened.beginArray()) == true else { return nil }
+        let first = opened.index
+        let share = (bytes.count - first) / limits.pieces
+        var starts = [first]
+        for piece in 1..<limits.pieces {
+            guard let start = Self.elementStart(near: first + piece * share, in: bytes) else { break }
+            if start > starts[starts.count - 1] { starts.append(start) }
+        }
+        guard starts.count > 1 else { return nil }
+        let pieceStarts = starts
+        // Each piece may hold twice its share of the values and images left: all together, at
+        // most twice what the serial reading holds before it stops at a limit.
+        var pieceLimits = limits
+        pieceLimits.maximumValues = 2 * max(0, limits.maximumValues - opened.values) / starts.count + 1
+        let maximumImages = 2 * limits.maximumImages / starts.count + 1
+        let perPiece = pieceLimits
+        let pieces = ResultSlots<Piece>(count: starts.count)
+        // Only read, and alive until `concurrentPerform` returns: the manifest's bytes.
+        nonisolated(unsafe) let template = opened
+        DispatchQueue.concurrentPerform(iterations: pieceStarts.count) { number in
+            var parser = ManifestParser(bytes: template.bytes, limits: perPiece)
+            parser.index = pieceStarts[number]
+            parser.depth = template.depth
+            let end = number + 1 < pieceStarts.count ? pieceStarts[number + 1] : nil
+            pieces[number] = Result { try parser.piece(endingAt: end, maximumImages: maximumImages) }
+        }
+        guard let read = try? pieces.values() else { return nil }
+        let values = read.reduce(opened.values) { $0 + $1.values }
+        let count = read.reduce(0) { $0 + $1.images.count }
+        guard values <= limits.maximumValues, count <= limits.maximumImages else { return nil }
+        var images: [Members.Image] = []
+        images.reserveCapacity(count)
+        for piece in read { images.append(contentsOf: piece.images) }
+        self.index = read[read.count - 1].end
+        self.values = values
+        return (images, read.count)
+    }
+
+    /// Reads elements of the `images` array up to `end`, where the next piece starts (reached
+    /// right after a `,`), or with `end` nil up to and including the closing `]`.
+    private mutating func piece(endingAt end: Int?, maximumImages: Int) throws -> Piece {
+        var piece = Piece()
+        while true {
+            guard piece.images.count < maximumImages else { throw GalleryError(.limitExceeded, "a piece holds too many images") }
+            if nextByte() == UInt8(ascii: "{") {
+                _ = try startValue()
+                piece.images.append(.object(try imageMembers()))
+            } else {
+                piece.images.append(.other(try value()))
+            }
+            let isFollowed = try endOfElement()
+            if let end {
+                guard isFollowed else { throw invalid("the array ends before the next piece") }
+                skipWhitespace()
+                guard index < end else { break }
+            } else if !isFollowed {
+                break
+            }
+        }
+        guard end == nil || index == end else { throw invalid("a piece runs past the next one") }
+        piece.values = values
+        piece.end = index
+        return piece
+    }
+
+    /// The offset of the first `{` at or after `offset` that follows `}` and `,` (with JSON
+    /// whitespace around them): likely, not surely, the start of an element of the array.
+    private static func elementStart(near offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = offset
+        while index < bytes.count {
+            guard let found = memchr(bytes.baseAddress! + index, Int32(UInt8(ascii: "}")), bytes.count - index) else { return nil }
+            index = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            var next = index
+            func skipWhitespace() {
+                while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x0A || bytes[next] == 0x0D || bytes[next] == 0x09 { next += 1 }
+            }
+            skipWhitespace()
+            guard next < bytes.count, bytes[next] == UInt8(ascii: ",") else { continue }
+            next += 1
+            skipWhitespace()
+            if next < bytes.count, bytes[next] == UInt8(ascii: "{") { return next }
+        }
+        return nil
     }
 
     // MARK: Objects and arrays, step by step

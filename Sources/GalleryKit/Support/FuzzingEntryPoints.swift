@@ -17,19 +17,25 @@ package enum FuzzingEntryPoints {
 
     /// Decodes `data` as `manifest.json` (`Manifest.decode`); if it is a manifest, encodes the
     /// gallery again and decodes that: a document that opens must save to the same gallery.
-    /// The JSON-tree path that revisions take (`Manifest.gallery(from:)`) must give the same
-    /// gallery, or the same error.
+    /// The JSON-tree path that revisions take (`Manifest.gallery(from:)`), and reading the
+    /// `images` array in pieces as big manifests are, must give the same gallery, or the same error.
     /// - Returns: `false` when the round trip changes the gallery, or the two paths disagree.
     package static func decodeManifest(_ data: Data) throws -> Bool {
         let fromTree = Result { try Manifest.gallery(from: ManifestParser.parse(data, limits: BundleLimits.standard.parsing)) }
+        var inPieces = BundleLimits.standard.parsing
+        inPieces.bytesWorthSplitting = 0
+        inPieces.pieces = 4
+        let fromPieces = Result { try Manifest.decode(data, limits: .standard, parsing: inPieces) }
         let gallery: Gallery
         do {
             gallery = try Manifest.decode(data)
         } catch {
-            guard case .failure(let treeError) = fromTree, "\(treeError)" == "\(error)" else { return false }
+            for other in [fromTree, fromPieces] {
+                guard case .failure(let otherError) = other, "\(otherError)" == "\(error)" else { return false }
+            }
             throw error
         }
-        guard case .success(gallery) = fromTree else { return false }
+        guard case .success(gallery) = fromTree, case .success(gallery) = fromPieces else { return false }
         return try Manifest.decode(Manifest.encode(gallery)) == gallery
     }
 }
