@@ -28,7 +28,7 @@ import Testing
         case (.failure(let one), .failure(let other)): #expect("\(one)" == "\(other)", sourceLocation: sourceLocation)
         default: Issue.record("in one go: \(inOneGo); in pieces: \(inPieces)", sourceLocation: sourceLocation)
         }
-        let kept = (try? ManifestParser.parseMembers(data, limits: split))??.imagePieces ?? 0
+        let kept = (try? ManifestParser.parseMembers(data, limits: split))??.images?.count ?? 0
         return (inOneGo, kept)
     }
 
@@ -71,6 +71,18 @@ import Testing
     @Test func elementsThatAreNotObjectsGiveTheSameError() {
         let images = (0..<30).map { $0 == 23 ? "[{},{}]" : Self.image($0) }
         #expect(throws: GalleryError.self) { try expectSameOutcome(Self.manifest(images)).0.get() }
+    }
+
+    /// Images are checked a piece per worker: an error still names the image's place in the gallery.
+    @Test(arguments: [3, 29])
+    func checkingErrorsNameTheImagesPlace(bad: Int) {
+        let images = (0..<30).map { index in
+            index == bad ? Self.image(index).replacingOccurrences(of: #""aspectRatio":1.5"#, with: #""aspectRatio":-1"#) : Self.image(index)
+        }
+        let (outcome, kept) = expectSameOutcome(Self.manifest(images))
+        #expect(kept == 4)
+        let error = #expect(throws: GalleryError.self) { try outcome.get() }
+        #expect(error?.reason.contains("images[\(bad)].aspectRatio") == true, "\(String(describing: error))")
     }
 
     /// A syntax error anywhere (cut short, a stray byte) is reported as in one go, also when a

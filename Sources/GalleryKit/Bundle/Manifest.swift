@@ -31,17 +31,17 @@ enum Manifest {
         guard case .object(let values) = root else { throw notAnObject }
         var members = ManifestParser.Members(topLevel: ObjectMembers(values), images: nil)
         if case .array(let images)? = values["images"] {
-            members.images = images.map { image in
+            members.images = [images.map { image in
                 guard case .object(let values) = image else { return .other(image) }
                 return .object(ObjectMembers(values))
-            }
+            }]
         }
         return try gallery(from: members, limits: limits)
     }
 
     private static let notAnObject = GalleryError(.damagedDocument, "manifest.json: manifest.json must be an object")
 
-    private static func gallery(from manifest: ManifestParser.Members, limits: BundleLimits) throws -> Gallery {
+    private static func gallery(from manifest: consuming ManifestParser.Members, limits: BundleLimits) throws -> Gallery {
         let object = Fields(manifest.topLevel, at: .manifest)
         guard try object.string(.format) == format else {
             throw GalleryError(.damagedDocument, "manifest.json: format must be \"gallery\"")
@@ -58,7 +58,7 @@ enum Manifest {
         guard Gallery.columnRange.contains(gallery.columns) else {
             throw object.invalid(.columns, "must be from \(Gallery.columnRange.lowerBound) to \(Gallery.columnRange.upperBound)")
         }
-        gallery.images = try images(from: manifest.images ?? [])
+        gallery.images = try images(from: manifest.images.take() ?? [])
         var seen = Set<UUID>(minimumCapacity: gallery.images.count)
         for (offset, image) in gallery.images.enumerated() where !seen.insert(image.id).inserted {
             throw GalleryError(.damagedDocument, "manifest.json: images[\(offset)].id repeats an earlier image's id")
@@ -120,9 +120,33 @@ enum Manifest {
         }
     }
 
-    /// The images, checked and made a chunk per core when there are many: in a big gallery,
-    /// parsing URLs, UUIDs and dates is most of decoding, and no image's depends on another's.
+    /// The images, checked and made on several threads when there are many: a piece per worker
+    /// when the array was read in pieces (each worker then also frees the members it read), else
+    /// a chunk per core from 4,096 images on. In a big gallery, parsing URLs, UUIDs and dates is
+    /// most of decoding, and no image's depends on another's.
     /// - Throws: the first image's error, in the images' order.
+    private static func images(from pieces: consuming [[ManifestParser.Members.Image]]) throws -> [GalleryImage] {
+        guard pieces.count > 1 else { return try images(from: pieces.first ?? []) }
+        let count = pieces.count
+        let unchecked = ResultSlots<[ManifestParser.Members.Image]>(count: count)
+        var firstOffsets: [Int] = []
+        var next = 0
+        for number in pieces.indices {
+            firstOffsets.append(next)
+            next += pieces[number].count
+            unchecked[number] = .success(pieces[number])
+        }
+        pieces.removeAll()
+        let offsets = firstOffsets
+        let slots = ResultSlots<[GalleryImage]>(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { number in
+            let elements = (try? unchecked[number]?.get()) ?? []
+            unchecked[number] = nil  // the worker's `elements` is now their last reference
+            slots[number] = Result { try elements.indices.map { try image(at: $0, of: elements, offsetInGallery: offsets[number] + $0) } }
+        }
+        return try slots.values().flatMap { $0 }
+    }
+
     private static func images(from elements: [ManifestParser.Members.Image]) throws -> [GalleryImage] {
         let chunks = elements.count < 4096 ? 1 : ProcessInfo.processInfo.activeProcessorCount
         guard chunks > 1 else { return try elements.indices.map { try image(at: $0, of: elements) } }
@@ -135,8 +159,9 @@ enum Manifest {
         return try slots.values().flatMap { $0 }
     }
 
-    private static func image(at offset: Int, of elements: [ManifestParser.Members.Image]) throws -> GalleryImage {
-        guard case .object(let members) = elements[offset] else {
+    private static func image(at index: Int, of elements: [ManifestParser.Members.Image], offsetInGallery offset: Int? = nil) throws -> GalleryImage {
+        let offset = offset ?? index
+        guard case .object(let members) = elements[index] else {
             throw GalleryError(.damagedDocument, "manifest.json: images[\(offset)] must be an object")
         }
         return try image(Fields(members, at: .image(offset)))

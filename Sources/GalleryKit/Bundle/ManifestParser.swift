@@ -41,11 +41,10 @@ struct ManifestParser {
     /// A manifest's top-level members and images as read, each object's members in fixed places.
     struct Members: Sendable {
         var topLevel: ObjectMembers<TopLevelMember>
-        /// The elements of `images` when it is an array (the first `images` member, as any other).
-        var images: [Image]?
-        /// How many pieces those elements were read in: 1, or more for a big array (tests check
-        /// that the pieces were kept, not read again in one go).
-        var imagePieces = 1
+        /// The elements of `images` when it is an array (the first `images` member, as any other),
+        /// in the pieces they were read in: one, or one per worker for a big array, to be checked
+        /// a piece per worker too.
+        var images: [[Image]]?
 
         enum Image: Sendable {
             case object(ObjectMembers<ImageMember>)
@@ -182,11 +181,10 @@ struct ManifestParser {
             let position = name.position(in: TopLevelMember.spellings)
             if position == TopLevelMember.images.rawValue, nextByte() == UInt8(ascii: "[") {
                 _ = try startValue()
-                let (images, pieces) = try imageElements()
+                let images = try imageElements()
                 if manifest.topLevel[.images] == nil {
                     manifest.topLevel.add(.array([]), at: TopLevelMember.images.rawValue)  // its elements are in `images`
                     manifest.images = images
-                    manifest.imagePieces = pieces
                 }
                 continue
             }
@@ -199,11 +197,11 @@ struct ManifestParser {
         return manifest
     }
 
-    /// The `images` array, its `[` counted as a value already, and how many pieces it was read in.
-    private mutating func imageElements() throws -> ([Members.Image], pieces: Int) {
-        if bytes.count - index >= limits.bytesWorthSplitting, let read = imageElementsInPieces() { return read }
+    /// The elements of the `images` array, its `[` counted as a value already, in pieces.
+    private mutating func imageElements() throws -> [[Members.Image]] {
+        if bytes.count - index >= limits.bytesWorthSplitting, let pieces = imageElementsInPieces() { return pieces }
         var images: [Members.Image] = []
-        guard try beginArray() else { return (images, 1) }
+        guard try beginArray() else { return [images] }
         repeat {
             if images.count == limits.maximumImages {
                 try skipImageOverLimit()
@@ -214,7 +212,7 @@ struct ManifestParser {
                 images.append(.other(try value()))
             }
         } while try endOfElement()
-        return (images, 1)
+        return [images]
     }
 
     private mutating func imageMembers() throws -> ObjectMembers<ImageMember> {
@@ -247,7 +245,7 @@ struct ManifestParser {
     /// gives. If a guess was wrong (a `},{` inside a string or a nested array), a piece failed,
     /// or the pieces together pass a limit, this returns nil with the parser unmoved, and the
     /// serial reading then gives its result or its exact error.
-    private mutating func imageElementsInPieces() -> ([Members.Image], pieces: Int)? {
+    private mutating func imageElementsInPieces() -> [[Members.Image]]? {
         var opened = self
         guard limits.pieces > 1, (try? opened.beginArray()) == true else { return nil }
         let first = opened.index
@@ -279,12 +277,9 @@ struct ManifestParser {
         let values = read.reduce(opened.values) { $0 + $1.values }
         let count = read.reduce(0) { $0 + $1.images.count }
         guard values <= limits.maximumValues, count <= limits.maximumImages else { return nil }
-        var images: [Members.Image] = []
-        images.reserveCapacity(count)
-        for piece in read { images.append(contentsOf: piece.images) }
         self.index = read[read.count - 1].end
         self.values = values
-        return (images, read.count)
+        return read.map(\.images)
     }
 
     /// Reads elements of the `images` array up to `end`, where the next piece starts (reached
