@@ -25,7 +25,11 @@ struct ArchiveEntry: Sendable, Equatable {
     /// Reads the fields of a libarchive entry; `formatName` is the archive's format name after
     /// reading the entry's header, which for zip ends with the entry's method: "ZIP 2.0 (deflation)".
     init(_ entry: OpaquePointer, formatName: String?) throws {
-        guard let pathname = archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry) else {
+        // In a UTF-8 locale (the reader sets one up) the name libarchive stores is the UTF-8 one;
+        // asking for UTF-8 would convert it through wide characters (`mbrtowc`), about 1 ms for
+        // the 600 entries of a 300-photo document.
+        let stored = ArchiveReader.storesNamesInUTF8 ? archive_entry_pathname(entry) : nil
+        guard let pathname = stored ?? archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry) else {
             throw GalleryError(.unsafeArchive, "an entry has a name that is not valid UTF-8")
         }
         name = String(cString: pathname)

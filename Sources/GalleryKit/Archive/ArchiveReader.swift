@@ -141,6 +141,12 @@ final class ArchiveReader {
         return data
     }
 
+    /// Whether libarchive's own form of entry names is UTF-8: the C locale's character set is.
+    static let storesNamesInUTF8: Bool = {
+        _ = setUpLocale
+        return nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } == "UTF-8"
+    }()
+
     /// Entries with UTF-8 names come back with a NULL pathname unless the C locale knows UTF-8.
     /// Only the plain C locale is changed: a host program that chose a locale keeps it.
     private static let setUpLocale: Void = {
