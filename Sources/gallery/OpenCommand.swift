@@ -22,6 +22,7 @@ struct OpenCommand: ParsableCommand {
 
     func run() throws {
         let gallery = try GalleryDocument(contentsOf: document.url).gallery
+        ProcessExit.keep(gallery)
         RecentDocuments().record(document.url, .opened)
         if output.json {
             DocumentJSON.print(path: document.url, gallery: gallery)

@@ -22,8 +22,13 @@ struct ManifestParser {
         var pieces = 2 * ProcessInfo.processInfo.activeProcessorCount
     }
 
+    /// Makes an image object's members into an image as soon as they are read, or returns nil
+    /// when they are not a valid image (checked again, for its error, when the manifest is).
+    typealias ImageMaker = @Sendable (ObjectMembers<ImageMember>) -> GalleryImage?
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private let limits: Limits
+    private let makeImage: ImageMaker?
     private var index = 0
     private var values = 0
     private var depth = 0
@@ -47,22 +52,29 @@ struct ManifestParser {
         var images: [[Image]]?
 
         enum Image: Sendable {
-            case object(ObjectMembers<ImageMember>)
+            /// An object the `ImageMaker` made into an image.
+            case checked(GalleryImage)
+            /// Boxed: an image's members in place take half as much room again as the image,
+            /// in every element of a big array.
+            indirect case object(ObjectMembers<ImageMember>)
             /// Not an object: reported as such when the manifest is checked.
             case other(JSONValue)
         }
     }
 
     /// Parses `data` as `parse` does, with the same errors and limits, for `Manifest.decode`: the
-    /// top level and each image as `ObjectMembers` instead of a dictionary. `nil` if the JSON is
-    /// valid but not an object.
-    static func parseMembers(_ data: Data, limits: Limits) throws -> Members? {
-        try parse(data, limits: limits) { parser in try parser.manifestMembers() }
+    /// top level and each image as `ObjectMembers` instead of a dictionary, or made into an image
+    /// by `makeImage` as soon as it is read (by the worker that read it, while its members are
+    /// fresh; none of them stays in memory). `nil` if the JSON is valid but not an object.
+    static func parseMembers(_ data: Data, limits: Limits, makingImagesWith makeImage: ImageMaker? = nil) throws -> Members? {
+        try parse(data, limits: limits, makeImage: makeImage) { parser in try parser.manifestMembers() }
     }
 
-    private static func parse<Result>(_ data: Data, limits: Limits, _ body: (inout ManifestParser) throws -> Result) throws -> Result {
+    private static func parse<Result>(
+        _ data: Data, limits: Limits, makeImage: ImageMaker? = nil, _ body: (inout ManifestParser) throws -> Result
+    ) throws -> Result {
         try data.withUnsafeBytes { raw in
-            var parser = ManifestParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits)
+            var parser = ManifestParser(bytes: raw.bindMemory(to: UInt8.self), limits: limits, makeImage: makeImage)
             if raw.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
             let result = try body(&parser)
             parser.skipWhitespace()
@@ -76,9 +88,10 @@ struct ManifestParser {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: Limits, makeImage: ImageMaker?) {
         self.bytes = bytes
         self.limits = limits
+        self.makeImage = makeImage
     }
 
     private func invalid(_ problem: String) -> GalleryError {
@@ -205,14 +218,20 @@ struct ManifestParser {
         repeat {
             if images.count == limits.maximumImages {
                 try skipImageOverLimit()
-            } else if nextByte() == UInt8(ascii: "{") {
-                _ = try startValue()
-                images.append(.object(try imageMembers()))
             } else {
-                images.append(.other(try value()))
+                images.append(try imageElement())
             }
         } while try endOfElement()
         return [images]
+    }
+
+    /// An element of the `images` array.
+    private mutating func imageElement() throws -> Members.Image {
+        guard nextByte() == UInt8(ascii: "{") else { return .other(try value()) }
+        _ = try startValue()
+        let members = try imageMembers()
+        if let makeImage, let image = makeImage(members) { return .checked(image) }
+        return .object(members)
     }
 
     private mutating func imageMembers() throws -> ObjectMembers<ImageMember> {
@@ -235,8 +254,8 @@ struct ManifestParser {
         var end = 0
     }
 
-    /// Reads a big `images` array (its `[` next, counted already) in pieces on several threads: tokenizing it was
-    /// the largest part of opening a big gallery that ran on one core only.
+    /// Reads a big `images` array (its `[` next, counted already) in pieces on several threads:
+    /// tokenizing it was the largest part of opening a big gallery that ran on one core only.
     ///
     /// A piece after the first starts at a `{` that follows `},` near an even share of the bytes,
     /// a guess; it is kept only if the piece before it parsed and ended exactly there, after a
@@ -259,15 +278,16 @@ struct ManifestParser {
         let pieceStarts = starts
         // Each piece may hold twice its share of the values and images left: all together, at
         // most twice what the serial reading holds before it stops at a limit.
-        var pieceLimits = limits
-        pieceLimits.maximumValues = 2 * max(0, limits.maximumValues - opened.values) / starts.count + 1
+        let perPiece = Limits(
+            maximumImages: limits.maximumImages, maximumValues: 2 * max(0, limits.maximumValues - opened.values) / starts.count + 1,
+            maximumDepth: limits.maximumDepth
+        )
         let maximumImages = 2 * limits.maximumImages / starts.count + 1
-        let perPiece = pieceLimits
         let pieces = ResultSlots<Piece>(count: starts.count)
         // Only read, and alive until `concurrentPerform` returns: the manifest's bytes.
         nonisolated(unsafe) let template = opened
         DispatchQueue.concurrentPerform(iterations: pieceStarts.count) { number in
-            var parser = ManifestParser(bytes: template.bytes, limits: perPiece)
+            var parser = ManifestParser(bytes: template.bytes, limits: perPiece, makeImage: template.makeImage)
             parser.index = pieceStarts[number]
             parser.depth = template.depth
             let end = number + 1 < pieceStarts.count ? pieceStarts[number + 1] : nil
@@ -286,14 +306,11 @@ struct ManifestParser {
     /// right after a `,`), or with `end` nil up to and including the closing `]`.
     private mutating func piece(endingAt end: Int?, maximumImages: Int) throws -> Piece {
         var piece = Piece()
+        let start = index
         while true {
             guard piece.images.count < maximumImages else { throw GalleryError(.limitExceeded, "a piece holds too many images") }
-            if nextByte() == UInt8(ascii: "{") {
-                _ = try startValue()
-                piece.images.append(.object(try imageMembers()))
-            } else {
-                piece.images.append(.other(try value()))
-            }
+            piece.images.append(try imageElement())
+            if piece.images.count == 1 { piece.images.reserveCapacity(expectedCount(endingAt: end, firstElementBytes: index - start, maximumImages)) }
             let isFollowed = try endOfElement()
             if let end {
                 guard isFollowed else { throw invalid("the array ends before the next piece") }
@@ -307,6 +324,14 @@ struct ManifestParser {
         piece.values = values
         piece.end = index
         return piece
+    }
+
+    /// Room for the elements of a piece whose first element took `firstElementBytes` bytes, as
+    /// if the others were as long, and a quarter more: growing the array step by step copied
+    /// it several times and touched twice the memory. Only an estimate, at most `maximumImages`.
+    private func expectedCount(endingAt end: Int?, firstElementBytes: Int, _ maximumImages: Int) -> Int {
+        let remaining = (end ?? bytes.count) - index
+        return min(maximumImages, 1 + remaining / max(firstElementBytes, 1) * 5 / 4)
     }
 
     /// The offset of the first `{` at or after `offset` that follows `}` and `,` (with JSON

@@ -78,6 +78,12 @@ extension JSONValue {
         return value.description
     }
 
+    /// Appends `string` as a JSON string, as `serialized(_:)` writes one, without wrapping it
+    /// in a value first (a program's own writer of a fixed shape).
+    package static func append(_ string: String, to output: inout [UInt8]) {
+        write(string, into: &output)
+    }
+
     private static func write(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Nearly every string needs no escape: checked on its contiguous bytes and copied whole.

@@ -7,19 +7,30 @@ extension UUID {
     /// than the rest of reading an image's entry; a gallery of 100,000 images does each 100,000
     /// times. Neither direction allocates anything but the text itself.
     public var lowercasedText: String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            writeLowercasedText(to: UnsafeMutableBufferPointer(rebasing: buffer[0..<36]))
+            return 36
+        }
+    }
+
+    /// Appends `lowercasedText`'s 36 bytes to `output`, without making a string.
+    package func appendLowercasedText(to output: inout [UInt8]) {
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: 36))
+        output.withUnsafeMutableBufferPointer { writeLowercasedText(to: UnsafeMutableBufferPointer(rebasing: $0[start..<start + 36])) }
+    }
+
+    private func writeLowercasedText(to buffer: UnsafeMutableBufferPointer<UInt8>) {
         withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { buffer in
-                var index = 0
-                for (offset, byte) in bytes.enumerated() {
-                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
-                        buffer[index] = UInt8(ascii: "-")
-                        index += 1
-                    }
-                    buffer[index] = HexDigit.lowercase(byte >> 4)
-                    buffer[index + 1] = HexDigit.lowercase(byte & 0xF)
-                    index += 2
+            var index = 0
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                    buffer[index] = UInt8(ascii: "-")
+                    index += 1
                 }
-                return index
+                buffer[index] = HexDigit.lowercase(byte >> 4)
+                buffer[index + 1] = HexDigit.lowercase(byte & 0xF)
+                index += 2
             }
         }
     }
