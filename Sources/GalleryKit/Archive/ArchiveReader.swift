@@ -133,6 +133,24 @@ final class ArchiveReader {
 
     /// Reads the whole current entry into memory; only for entries bounded by `maximumBytes`.
     func readData(maximumBytes: Int64, inflation: InflationLimit) throws -> Data {
+        // A big entry goes into memory allocated for its declared size and advised as huge pages
+        // (the reads stop at that size: an entry holding more is damaged).
+        if let declared = currentEntry?.declaredSize, declared <= maximumBytes, declared >= HugePages.size,
+           let buffer = malloc(Int(declared)) {
+            HugePages.advise(buffer, count: Int(declared))
+            var filled = 0
+            do {
+                try readData(maximumBytes: maximumBytes, inflation: inflation) { chunk in
+                    guard filled + chunk.count <= Int(declared) else { return }  // never: more than declared throws first
+                    (buffer + filled).copyMemory(from: chunk.baseAddress!, byteCount: chunk.count)
+                    filled += chunk.count
+                }
+            } catch {
+                free(buffer)
+                throw error
+            }
+            return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
+        }
         var data = Data()
         if let declared = currentEntry?.declaredSize, declared <= maximumBytes {
             data.reserveCapacity(Int(declared))

@@ -174,6 +174,7 @@ enum Manifest {
             // Each worker touches only its own piece and its own part of `images`.
             nonisolated(unsafe) let pieces = pieces
             return Array(unsafeUninitializedCapacity: total) { images, count in
+                if let base = images.baseAddress { HugePages.advise(base, count: total * MemoryLayout<GalleryImage>.stride) }
                 nonisolated(unsafe) let images = images
                 DispatchQueue.concurrentPerform(iterations: pieces.count) { number in
                     pieces[number].withUnsafeMutableBufferPointer { elements in

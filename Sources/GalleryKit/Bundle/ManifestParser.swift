@@ -310,7 +310,10 @@ struct ManifestParser {
         while true {
             guard piece.images.count < maximumImages else { throw GalleryError(.limitExceeded, "a piece holds too many images") }
             piece.images.append(try imageElement())
-            if piece.images.count == 1 { piece.images.reserveCapacity(expectedCount(endingAt: end, firstElementBytes: index - start, maximumImages)) }
+            if piece.images.count == 1 {
+                piece.images.reserveCapacity(expectedCount(endingAt: end, firstElementBytes: index - start, maximumImages))
+                HugePages.advise(capacityOf: &piece.images)
+            }
             let isFollowed = try endOfElement()
             if let end {
                 guard isFollowed else { throw invalid("the array ends before the next piece") }
