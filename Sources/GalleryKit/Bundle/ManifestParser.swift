@@ -443,6 +443,11 @@ struct ManifestParser {
         index += 1  // the opening quote
         let start = index
         // Fast path: no escapes — the bytes between the quotes, checked as UTF-8 unless all ASCII.
+        // Eight bytes at a time while none of them needs a look (most of a manifest's bytes are
+        // in strings: URLs, ids, dates).
+        while index + 8 <= bytes.count, !Self.needsALook(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+            index += 8
+        }
         var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
@@ -488,6 +493,18 @@ struct ManifestParser {
             }
         }
         throw invalid("unexpected end")
+    }
+
+    /// Whether any of the eight bytes in `word` ends a string, starts an escape, is a control
+    /// character or is not ASCII: `"`, `\`, below 0x20 or from 0x80 on (the usual SWAR tests).
+    private static func needsALook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }
+        return word & highBits != 0  // not ASCII
+            || (word &- ones &* 0x20) & ~word & highBits != 0  // a byte below 0x20
+            || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\""))))
+            || hasZeroByte(word ^ (ones &* UInt64(UInt8(ascii: "\\"))))
     }
 
     /// `\uXXXX` (after the `u`), with a surrogate pair read as one scalar; returns its UTF-8.
@@ -541,6 +558,12 @@ struct ManifestParser {
             isInteger = false
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw invalid("a bad number") }
+        }
+        // Up to 18 digits always fit Int64: read here, without text (widths, heights, sizes).
+        if isInteger, integerDigits <= 18 {
+            var value: Int64 = 0
+            for offset in integerStart..<integerStart + integerDigits { value = value * 10 + Int64(bytes[offset] &- UInt8(ascii: "0")) }
+            return .integer(integerStart > start ? -value : value)
         }
         let text = String(decoding: UnsafeBufferPointer(start: bytes.baseAddress! + start, count: index - start), as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }

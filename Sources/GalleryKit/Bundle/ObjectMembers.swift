@@ -9,6 +9,9 @@ protocol MemberName: RawRepresentable<Int>, CaseIterable, Sendable where AllCase
 struct MemberSpellings: Sendable {
     let names: [String]
     private let utf8: [[UInt8]]
+    /// For each name length, the names of that length as (first byte, position) pairs: nearly
+    /// every member name is matched by one length, one byte and one comparison.
+    private let candidatesByLength: [[(first: UInt8, position: Int)]]
 
     /// - Parameter names: the JSON names of `Name`'s cases, in the order of their raw values.
     ///   Spelled out rather than made from the cases (`"\(name)"`): that would cost every
@@ -16,6 +19,9 @@ struct MemberSpellings: Sendable {
     init<Name: MemberName>(of _: Name.Type, _ names: [String]) {
         self.names = names
         utf8 = names.map { Array($0.utf8) }
+        var candidates = [[(first: UInt8, position: Int)]](repeating: [], count: (utf8.map(\.count).max() ?? 0) + 1)
+        for (position, name) in utf8.enumerated() where !name.isEmpty { candidates[name.count].append((name[0], position)) }
+        candidatesByLength = candidates
         precondition(Name.allCases.map(\.rawValue) == Array(names.indices), "one name for each case, numbered 0, 1, 2, …")
         precondition(names.count <= ObjectMembers<Name>.capacity, "more member names than ObjectMembers has room for")
     }
@@ -25,8 +31,11 @@ struct MemberSpellings: Sendable {
     /// The position of the name spelled by `bytes`. Compared as bytes: no string is made for a
     /// known name, which nearly every member of every image has.
     func position(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        for (position, name) in utf8.enumerated() where name.count == bytes.count {
-            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) { return position }
+        guard !bytes.isEmpty, bytes.count < candidatesByLength.count else { return nil }
+        for candidate in candidatesByLength[bytes.count] where candidate.first == bytes[0] {
+            if utf8[candidate.position].withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }) {
+                return candidate.position
+            }
         }
         return nil
     }
