@@ -423,8 +423,15 @@ enum RFC3339 {
         }
     }
 
+    /// The date of `bytes` in the form GalleryKit writes (`2026-11-23T10:52:46Z`), if they are
+    /// exactly that form and a real date; nil for anything else, which `date(from:)` may still read.
+    static func dateInWrittenForm(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        if case .date(let date) = wholeSecondsUTC(bytes) { date } else { nil }
+    }
+
     static func date(from string: String) -> Date? {
-        switch wholeSecondsUTC(string) {
+        var text = string
+        switch text.withUTF8({ wholeSecondsUTC($0) }) {
         case .date(let date): return date
         case .impossible: return nil  // Foundation would roll 2026-02-30 over into March
         case .otherForm: break
@@ -451,28 +458,25 @@ enum RFC3339 {
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ` exactly (proleptic Gregorian calendar, as RFC 3339).
-    private static func wholeSecondsUTC(_ string: String) -> Parsed {
-        var text = string
-        return text.withUTF8 { bytes -> Parsed in
-            guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-                  bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-                  bytes[19] == UInt8(ascii: "Z") else { return .otherForm }
-            func number(_ range: Range<Int>) -> Int64? {
-                var value: Int64 = 0
-                for index in range {
-                    let digit = Int64(bytes[index]) - 48
-                    guard (0...9).contains(digit) else { return nil }
-                    value = value * 10 + digit
-                }
-                return value
+    private static func wholeSecondsUTC(_ bytes: UnsafeBufferPointer<UInt8>) -> Parsed {
+        guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              bytes[19] == UInt8(ascii: "Z") else { return .otherForm }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                let digit = Int64(bytes[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
             }
-            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-                  let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return .otherForm }
-            guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-                  hour < 24, minute < 60, second < 60 else { return .impossible }
-            let days = daysFromCivil(year: year, month: month, day: day)
-            return .date(Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second)))
+            return value
         }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return .otherForm }
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour < 24, minute < 60, second < 60 else { return .impossible }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return .date(Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second)))
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

@@ -228,6 +228,7 @@ struct ManifestParser {
     /// An element of the `images` array.
     private mutating func imageElement() throws -> Members.Image {
         guard nextByte() == UInt8(ascii: "{") else { return .other(try value()) }
+        if makeImage != nil, let image = imageInWritersForm() { return .checked(image) }
         _ = try startValue()
         let members = try imageMembers()
         if let makeImage, let image = makeImage(members) { return .checked(image) }
@@ -243,6 +244,87 @@ struct ManifestParser {
             if let position = name.position(in: ImageMember.spellings) { members.add(member, at: position) } else { members.add(member, unknownName: name.text) }
         } while try endOfMember()
         return members
+    }
+
+    // MARK: Images in the form writers give them
+
+    /// An image object in the form writers give it, made into an image as it is read: every
+    /// member known and there once, `cached` null, `id` and `added` in their written form, numbers
+    /// plain. Nil, with the parser back where it was, for any other object: the `ImageMaker`
+    /// then reads it member by member, by the rules of `Manifest` that this follows.
+    ///
+    /// Reading members into `ObjectMembers` first (a value, and a string for every text, each
+    /// checked again) took half of opening a big gallery; this reads each value once, where it
+    /// is. Any value it does not take is left to the general reading, errors included.
+    private mutating func imageInWritersForm() -> GalleryImage? {
+        let start = (index, values, depth)
+        if let image = try? readImageInWritersForm() { return image }
+        (index, values, depth) = start
+        return nil
+    }
+
+    private mutating func readImageInWritersForm() throws -> GalleryImage? {
+        _ = try startValue()
+        guard try beginObject() else { return nil }
+        var seen: UInt16 = 0
+        var id: UUID?, url: URL?, aspectRatio: Double?, status: GalleryImage.Status?, added: Date?
+        var width: Int?, height: Int?, error: String?, thumbnail: String?, caption: String?
+        repeat {
+            guard let position = try memberName().position(in: ImageMember.spellings), seen & 1 << position == 0,
+                  let member = ImageMember(rawValue: position) else { return nil }
+            seen |= 1 << position
+            let first = try startValue()
+            let isNull = first == UInt8(ascii: "n")
+            if isNull { try literal("null") }
+            switch member {
+            case .id:
+                guard first == UInt8(ascii: "\""), let text = try plainString() else { return nil }
+                id = UUID(utf8: text)
+            case .added:
+                guard first == UInt8(ascii: "\""), let text = try plainString() else { return nil }
+                added = RFC3339.dateInWrittenForm(text)
+            case .url:
+                guard first == UInt8(ascii: "\"") else { return nil }
+                url = URL(string: try stringToken().text).flatMap { $0.scheme == nil ? nil : $0 }
+            case .status:
+                guard first == UInt8(ascii: "\""), let text = try plainString() else { return nil }
+                status = text.elementsEqual("ok".utf8) ? .ok : text.elementsEqual("failed".utf8) ? .failed : nil
+            case .aspectRatio:
+                switch isNull ? nil : first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) ? try number() : nil {
+                case .integer(let value)?: aspectRatio = Double(value)
+                case .number(let value)?: aspectRatio = value
+                default: return nil
+                }
+                guard let ratio = aspectRatio, ratio.isFinite, ratio > 0 else { return nil }
+            case .width, .height:
+                guard !isNull else { continue }
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first), case .integer(let value) = try number(),
+                      value > 0, let size = Int(exactly: value) else { return nil }
+                if member == .width { width = size } else { height = size }
+            case .error, .thumbnail, .caption:
+                guard !isNull else { continue }
+                guard first == UInt8(ascii: "\"") else { return nil }
+                let text = try stringToken().text
+                switch member {
+                case .error: error = text
+                case .thumbnail: thumbnail = text
+                default: caption = text
+                }
+            case .cached:
+                guard isNull else { return nil }
+            }
+        } while try endOfMember()
+        guard let id, let url, let aspectRatio, let status, let added else { return nil }
+        return GalleryImage(
+            id: id, url: url, aspectRatio: aspectRatio, width: width, height: height, status: status,
+            error: error, thumbnail: thumbnail, caption: caption, added: added
+        )
+    }
+
+    /// The bytes of a string with no escapes, all ASCII (its opening quote next); nil otherwise.
+    private mutating func plainString() throws -> UnsafeBufferPointer<UInt8>? {
+        let token = try stringToken()
+        return token.decoded == nil ? token.bytes : nil
     }
 
     // MARK: Big image arrays, in pieces

@@ -38,11 +38,14 @@ extension UUID {
     /// Parses the 8-4-4-4-12 hex form, either case, as `init(uuidString:)` does.
     init?(text: String) {
         var text = text
+        guard let uuid = text.withUTF8({ Self(utf8: $0) }) else { return nil }
+        self = uuid
+    }
+
+    /// Parses the 8-4-4-4-12 hex form from its UTF-8 bytes, as `init(text:)` does.
+    init?(utf8 characters: UnsafeBufferPointer<UInt8>) {
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let parsed = text.withUTF8 { characters in
-            withUnsafeMutableBytes(of: &uuid) { Self.parse(characters, into: $0) }
-        }
-        guard parsed else { return nil }
+        guard withUnsafeMutableBytes(of: &uuid, { Self.parse(characters, into: $0) }) else { return nil }
         self.init(uuid: uuid)
     }
 
