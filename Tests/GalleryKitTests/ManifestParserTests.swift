@@ -49,6 +49,37 @@ import Testing
         }
     }
 
+    /// Short decimals are read by one exact division, long ones and exponents by `strtod`: every
+    /// number must be the double `Double(text)` gives, to the bit, and integers stay integers.
+    @Test func readsNumbersAsStrtodDoes() async throws {
+        let edges = ["0.0", "-0.0", "0.1", "1.5", "0.6666666666666666", "9007199254740991.5", "900719925474099.1",
+                     "0.0000000000000000000001", "0.00000000000000000000001", "123456789012345678", "1234567890123456789",
+                     "-9223372036854775808", "9223372036854775808", "1e22", "2.5E-3", "4.35", "1.1754943508222875e-38"]
+        await propertyCheck(count: 2000, input: Gen.int(in: 0...Int.max)) { seed in
+            var generator = SplitMix(seed: UInt64(seed))
+            let digits = (0..<Int(1 + generator.next() % 19)).map { _ in String(generator.next() % 10) }.joined()
+            let point = Int(generator.next() % UInt64(digits.count + 1))
+            var text = point == 0 ? digits : String(digits.prefix(point)) + "." + digits.dropFirst(point)
+            if text.hasSuffix(".") { text += "0" }
+            while text.count > 1, text.hasPrefix("0"), !text.hasPrefix("0.") { text.removeFirst() }  // no leading zeros
+            if generator.next() % 4 == 0 { text = "-" + text }
+            expectStrtodValue(of: text)
+        }
+        for text in edges { expectStrtodValue(of: text) }
+    }
+
+    private func expectStrtodValue(of text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let isInteger = !text.contains(where: { ".eE".contains($0) })
+        let read = try? parse("[\(text)]")
+        if case .array(let elements)? = read, elements.count == 1, case .integer(let value) = elements[0], isInteger {
+            #expect(Int64(text) == value, "\(text)", sourceLocation: sourceLocation)
+        } else if case .array(let elements)? = read, elements.count == 1, case .number(let value) = elements[0] {
+            #expect(Double(text)?.bitPattern == value.bitPattern && (!isInteger || Int64(text) == nil), "\(text)", sourceLocation: sourceLocation)
+        } else {
+            Issue.record("\(text) read as \(String(describing: read))", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func readsEscapesSurrogatePairsAndWhitespace() throws {
         let value = try parse("{ \"a\" : [ 1 , -0 , 1.5e3, -2E-2, true, false, null ],\n\t\"b\": \"\\u00e9\\ud83c\\udf05\\n\\/\\\"\" } ")
         #expect(value == .object([

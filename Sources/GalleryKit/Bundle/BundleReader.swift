@@ -58,6 +58,7 @@ enum BundleReader {
                 if entry.name == BundleLayout.mimetypeName {
                     try checkMimetype(reader, isFirst: contents.names.count == 1, limits: limits)
                 } else if entry.name == BundleLayout.manifestName {
+                    ManifestParser.prepareWorkers(forManifestOf: entry.declaredSize ?? 0, limits: limits.parsing)
                     manifest = try readManifest(reader, limits: limits)
                 }
             }

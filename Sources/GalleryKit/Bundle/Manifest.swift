@@ -70,12 +70,26 @@ enum Manifest {
     }
 
     /// The offset of the first image whose id an earlier image has, if any.
+    ///
+    /// Each worker keeps the ids whose first bits fall to it (random in generated ids; at worst
+    /// all in one worker, as if serial), so equal ids meet in one worker, and the first repeat
+    /// is the earliest any worker finds.
     /// - Complexity: O(n), reading only the ids (an image copied to read its id would be retained
     ///   and released: most of this check's time).
     private static func firstRepeatedID(in images: [GalleryImage]) -> Int? {
-        var seen = Set<UInt128>(minimumCapacity: images.count)
-        for offset in images.indices where !seen.insert(images[offset].id.bits).inserted { return offset }
-        return nil
+        let workers = images.count < 4096 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let repeats = ResultSlots<Int?>(count: workers)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var seen = Set<UInt128>(minimumCapacity: images.count / workers + 16)
+            for offset in images.indices where (Int(truncatingIfNeeded: images[offset].id.bits >> 64) & Int.max) % workers == worker {
+                guard seen.insert(images[offset].id.bits).inserted else {
+                    repeats[worker] = .success(offset)
+                    return
+                }
+            }
+            repeats[worker] = .success(nil)
+        }
+        return repeats.results().compactMap { try? $0.get() }.compactMap { $0 }.min()
     }
 
     /// Encodes a manifest: sorted keys, compact (spec §5.7), so equal galleries give equal bytes.
