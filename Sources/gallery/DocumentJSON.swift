@@ -30,7 +30,7 @@ enum DocumentJSON {
         write("\"images\" : [".utf8)
         let images = gallery.images
         // Four blocks a worker, so that they end together also when a gallery fills few blocks.
-        let blocksPerRound = max(1, ProcessInfo.processInfo.activeProcessorCount) * 4
+        let blocksPerRound = ProcessorCount.active * 4
         let blockSize = max(64, min(imagesPerBlock, (images.count + blocksPerRound - 1) / blocksPerRound))
         let blocks = (images.count + blockSize - 1) / blockSize
         // One buffer a block of a round, kept from round to round: new ones each time were fresh

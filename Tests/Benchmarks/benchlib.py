@@ -70,6 +70,20 @@ def median_seconds(command, runs=5, warmup=1, before=None, **kwargs):
     return statistics.median(times)
 
 
+def interleaved_median_seconds(commands, runs=5, warmup=1):
+    """Each command's median wall-clock time over `runs` rounds, every round running each command
+    once in turn: a drift in the machine's speed (up to 30% seen here within minutes) falls on
+    all of them alike, not on whichever ran last."""
+    times = [[] for _ in commands]
+    for index in range(warmup + runs):
+        for command, samples in zip(commands, times):
+            start = time.perf_counter()
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            if index >= warmup:
+                samples.append(time.perf_counter() - start)
+    return [statistics.median(samples) for samples in times]
+
+
 def report(rows):
     """Prints `(label, seconds)` rows and each one's ratio to the first."""
     base = rows[0][1]

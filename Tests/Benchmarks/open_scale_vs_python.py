@@ -18,7 +18,7 @@ import sys
 import uuid
 import zipfile
 
-from benchlib import gallery_binary, make_photos, median_seconds, report
+from benchlib import gallery_binary, interleaved_median_seconds, make_photos, median_seconds, report
 
 work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench"
 os.makedirs(work, exist_ok=True)
@@ -59,23 +59,41 @@ if not os.path.exists(large):
     subprocess.run([gallery, "create", large, "--cache", *photos], check=True, stdout=subprocess.DEVNULL)
 subprocess.run([gallery, "create", tiny, "--force", photos[0]], check=True, stdout=subprocess.DEVNULL)
 print(f"Start-up: tiny document ({os.path.getsize(tiny) / 1e3:.1f} KB) and "
-      f"300-photo document ({os.path.getsize(large) / 1e6:.0f} MB); ratios to `bsdtar -tf` of the large one")
-report([
-    ("bsdtar -tf large", median_seconds(["bsdtar", "-tf", large], runs=30)),
-    ("unzip -l large", median_seconds(["unzip", "-l", large], runs=30)),
-    ("bsdtar -tf tiny", median_seconds(["bsdtar", "-tf", tiny], runs=30)),
-    ("gallery --version", median_seconds([gallery, "--version"], runs=30)),
-    ("gallery open tiny", median_seconds([gallery, "open", tiny], runs=30)),
-    ("gallery open --json tiny", median_seconds([gallery, "open", "--json", tiny], runs=30)),
-    ("gallery open --json large (300 cached photos)", median_seconds([gallery, "open", "--json", large], runs=30)),
-])
+      f"300-photo document ({os.path.getsize(large) / 1e6:.0f} MB); ratios to `bsdtar -tf` of the large one (runs interleaved)")
+os.sync()
+startup = [
+    ("bsdtar -tf large", ["bsdtar", "-tf", large]),
+    ("unzip -l large", ["unzip", "-l", large]),
+    ("bsdtar -tf tiny", ["bsdtar", "-tf", tiny]),
+    ("gallery --version", [gallery, "--version"]),
+    ("gallery open tiny", [gallery, "open", tiny]),
+    ("gallery open --json tiny", [gallery, "open", "--json", tiny]),
+    ("gallery open --json large (300 cached photos)", [gallery, "open", "--json", large]),
+]
+report(list(zip([label for label, _ in startup], interleaved_median_seconds([command for _, command in startup], runs=30))))
 
-# 2. Scale.
+# 2. Scale. The documents are written and synced first: the reads are timed with no writeback
+# going on, then the edits.
 for count in (1_000, 10_000, 100_000):
-    source = manifest_only_document(os.path.join(work, f"web-{count}.gallery"), count)
+    manifest_only_document(os.path.join(work, f"web-{count}.gallery"), count)
+os.sync()
+for count in (1_000, 10_000, 100_000):
+    source = os.path.join(work, f"web-{count}.gallery")
+    runs = 20 if count < 100_000 else 10
+    python, as_json, plain = interleaved_median_seconds([
+        [sys.executable, "-c", PYTHON_OPEN, source],
+        [gallery, "open", "--json", source],
+        [gallery, "open", source],
+    ], runs=runs)
+    print(f"\n{count:,} web images, manifest-only ({os.path.getsize(source) / 1e6:.1f} MB file); "
+          f"ratios to the Python script (runs interleaved)")
+    rows = [
+        ("python3: start, open the zip, json.loads the manifest", python),
+        ("gallery open --json", as_json),
+        ("gallery open", plain),
+    ]
     edited = os.path.join(work, f"web-{count}-edited.gallery")
     shutil.copyfile(source, edited)
-    runs = 10 if count < 100_000 else 5
     step = [0]
 
     def edit_title():
@@ -85,18 +103,7 @@ for count in (1_000, 10_000, 100_000):
     # Each edit adds an undo step until the document holds the full 20 of a long-edited one.
     for _ in range(20):
         subprocess.run(edit_title(), check=True, stdout=subprocess.DEVNULL)
-    print(f"\n{count:,} web images, manifest-only ({os.path.getsize(source) / 1e6:.1f} MB file); "
-          f"ratios to the Python script")
-    rows = [
-        ("python3: start, open the zip, json.loads the manifest",
-         median_seconds([sys.executable, "-c", PYTHON_OPEN, source], runs=runs)),
-        ("gallery open --json", median_seconds([gallery, "open", "--json", source], runs=runs)),
-        ("gallery open", median_seconds([gallery, "open", source], runs=runs)),
-    ]
-    times = []
-    for _ in range(runs):
-        times.append(median_seconds(edit_title(), runs=1, warmup=0))
-    times.sort()
+    times = sorted(median_seconds(edit_title(), runs=1, warmup=0) for _ in range(runs))
     rows.append((f"gallery edit title (20 undo steps kept, {os.path.getsize(edited) / 1e6:.1f} MB file)",
                  times[len(times) // 2]))
     report(rows)

@@ -77,7 +77,7 @@ enum Manifest {
     /// - Complexity: O(n), reading only the ids (an image copied to read its id would be retained
     ///   and released: most of this check's time).
     private static func firstRepeatedID(in images: [GalleryImage]) -> Int? {
-        let workers = images.count < 4096 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let workers = images.count < 4096 ? 1 : ProcessorCount.active
         let repeats = ResultSlots<Int?>(count: workers)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var seen = Set<UInt128>(minimumCapacity: images.count / workers + 16)
@@ -190,7 +190,7 @@ enum Manifest {
             return Array(unsafeUninitializedCapacity: total) { images, count in
                 if let base = images.baseAddress { HugePages.advise(base, count: total * MemoryLayout<GalleryImage>.stride) }
                 nonisolated(unsafe) let images = images
-                DispatchQueue.concurrentPerform(iterations: pieces.count) { number in
+                @Sendable func move(_ number: Int) {
                     pieces[number].withUnsafeMutableBufferPointer { elements in
                         for index in elements.indices {
                             let element = (elements.baseAddress! + index).move()
@@ -201,13 +201,14 @@ enum Manifest {
                     }
                     pieces[number] = []
                 }
+                if pieces.count == 1 { move(0) } else { DispatchQueue.concurrentPerform(iterations: pieces.count, execute: move) }
                 count = total
             }
         }
     }
 
     private static func images(from elements: [ManifestParser.Members.Image]) throws -> [GalleryImage] {
-        let chunks = elements.count < 4096 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        let chunks = elements.count < 4096 ? 1 : ProcessorCount.active
         guard chunks > 1 else { return try elements.indices.map { try image(at: $0, of: elements) } }
         let chunkSize = (elements.count + chunks - 1) / chunks
         let slots = ResultSlots<[GalleryImage]>(count: chunks)

@@ -19,7 +19,7 @@ struct ManifestParser {
         /// pieces on several threads (`imageElementsInPieces`). Not limits: any values give the
         /// same result or the same error.
         var bytesWorthSplitting = 1 << 19
-        var pieces = 2 * ProcessInfo.processInfo.activeProcessorCount
+        var pieces = 2 * ProcessorCount.active
     }
 
     /// Makes an image object's members into an image as soon as they are read, or returns nil
@@ -418,12 +418,15 @@ struct ManifestParser {
         return piece
     }
 
-    /// Room for the elements of a piece whose first element took `firstElementBytes` bytes, as
-    /// if the others were as long, and a quarter more: growing the array step by step copied
-    /// it several times and touched twice the memory. Only an estimate, at most `maximumImages`.
+    /// Room for the elements of a big piece whose first element took `firstElementBytes` bytes,
+    /// as if the others were as long, and a quarter more: growing the array step by step copied
+    /// it several times and touched twice the memory. Only an estimate, at most `maximumImages`;
+    /// a piece under 128 KiB, or a first element of under 32 bytes (no image has so few), grows
+    /// as it goes.
     private func expectedCount(endingAt end: Int?, firstElementBytes: Int, _ maximumImages: Int) -> Int {
         let remaining = (end ?? bytes.count) - index
-        return min(maximumImages, 1 + remaining / max(firstElementBytes, 1) * 5 / 4)
+        guard remaining >= 1 << 17, firstElementBytes >= 32 else { return 0 }
+        return min(maximumImages, 1 + remaining / firstElementBytes * 5 / 4)
     }
 
     /// The offset of the first `{` at or after `offset` that follows `}` and `,` (with JSON
