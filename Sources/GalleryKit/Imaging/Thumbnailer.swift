@@ -65,7 +65,7 @@ public enum Thumbnailer {
     private static func withBuffers<T>(_ buffers: [Data], _ body: (UnsafePointer<UnsafeRawPointer?>, UnsafePointer<Int>) -> T) -> T {
         let copies = buffers.map { data -> UnsafeMutableRawBufferPointer in
             let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
-            data.copyBytes(to: copy.bindMemory(to: UInt8.self))
+            _ = data.copyBytes(to: copy.bindMemory(to: UInt8.self))
             return copy
         }
         defer { copies.forEach { $0.deallocate() } }
