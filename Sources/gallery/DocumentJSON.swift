@@ -97,18 +97,7 @@ enum DocumentJSON {
         }
     }
 
-    /// Writes `bytes` to standard output. Straight to the descriptor: nothing else is printed,
-    /// before or after.
     private static func write(_ bytes: some Sequence<UInt8>) {
-        if bytes.withContiguousStorageIfAvailable({ write($0) }) == nil { write(Array(bytes)) }
-    }
-
-    private static func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-            guard written >= 0 || errno == EINTR else { return }  // a closed pipe: nobody reads on
-            offset += max(written, 0)
-        }
+        Output.writeToStandardOutput(bytes)
     }
 }

@@ -5,18 +5,46 @@ import GalleryKit
 enum Output {
     /// Prints rows as a table whose columns are padded to their widest cell, by the columns a
     /// terminal gives them (`displayWidth`); `rightAligned` columns (numbers) are padded on the left.
+    ///
+    /// The text goes to standard output a 64 KiB piece at a time: a `print` per row, with its
+    /// cells joined into a string first, took a third of `gallery open` for 100,000 images.
     static func table(_ rows: [[String]], rightAligned: Set<Int> = []) {
         guard let columns = rows.map(\.count).max() else { return }
         let cellWidths = rows.map { $0.map(displayWidth) }
         let widths = (0..<columns).map { column in cellWidths.map { column < $0.count ? $0[column] : 0 }.max() ?? 0 }
-        for (row, rowWidths) in zip(rows, cellWidths) {
-            let cells = row.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - rowWidths[column])
-                if rightAligned.contains(column) { return padding + cell }
-                return column == row.count - 1 ? cell : cell + padding
-            }
-            print(cells.joined(separator: "  "))
+        var output: [UInt8] = []
+        output.reserveCapacity(1 << 16)
+        func flush() {
+            writeToStandardOutput(output)
+            output.removeAll(keepingCapacity: true)
         }
+        for (row, rowWidths) in zip(rows, cellWidths) {
+            for (column, cell) in row.enumerated() {
+                if column > 0 { output.append(contentsOf: "  ".utf8) }
+                let padding = repeatElement(UInt8(ascii: " "), count: widths[column] - rowWidths[column])
+                if rightAligned.contains(column) { output.append(contentsOf: padding) }
+                output.append(contentsOf: cell.utf8)
+                if !rightAligned.contains(column), column < row.count - 1 { output.append(contentsOf: padding) }
+            }
+            output.append(0x0A)
+            if output.count >= 1 << 16 { flush() }
+        }
+        flush()
+    }
+
+    /// Writes `bytes` to standard output's descriptor, after what `print` has buffered.
+    /// A closed pipe ends the writing quietly: nobody reads on.
+    static func writeToStandardOutput(_ bytes: some Sequence<UInt8>) {
+        fflush(nil)  // `print`'s buffer first (C's stdout, which Swift 6 cannot name safely)
+        let written = bytes.withContiguousStorageIfAvailable { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                guard count >= 0 || errno == EINTR else { return }
+                offset += max(count, 0)
+            }
+        }
+        if written == nil { writeToStandardOutput(Array(bytes)) }
     }
 
     /// The columns `text` takes in a terminal: two for each East Asian wide or fullwidth
