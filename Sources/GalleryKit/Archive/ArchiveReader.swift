@@ -136,20 +136,20 @@ final class ArchiveReader {
         // A big entry goes into memory allocated for its declared size and advised as huge pages
         // (the reads stop at that size: an entry holding more is damaged).
         if let declared = currentEntry?.declaredSize, declared <= maximumBytes, declared >= HugePages.size,
-           let buffer = malloc(Int(declared)) {
-            HugePages.advise(buffer, count: Int(declared))
+           let buffer = HugePages.allocate(count: Int(declared)) {
+            let size = Int(declared)
             var filled = 0
             do {
                 try readData(maximumBytes: maximumBytes, inflation: inflation) { chunk in
-                    guard filled + chunk.count <= Int(declared) else { return }  // never: more than declared throws first
+                    guard filled + chunk.count <= size else { return }  // never: more than declared throws first
                     (buffer + filled).copyMemory(from: chunk.baseAddress!, byteCount: chunk.count)
                     filled += chunk.count
                 }
             } catch {
-                free(buffer)
+                HugePages.deallocate(buffer, count: size)
                 throw error
             }
-            return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
+            return Data(bytesNoCopy: buffer, count: filled, deallocator: .custom { memory, _ in HugePages.deallocate(memory, count: size) })
         }
         var data = Data()
         if let declared = currentEntry?.declaredSize, declared <= maximumBytes {

@@ -20,6 +20,29 @@ enum HugePages {
         #endif
     }
 
+    /// `count` bytes of new memory in a mapping of their own, advised as huge pages. The advice
+    /// ends with the mapping (`deallocate`); on heap memory it would outlive `free` and apply to
+    /// whatever is allocated there next. Nil if the memory cannot be had.
+    static func allocate(count: Int) -> UnsafeMutableRawPointer? {
+        #if os(Linux)
+        guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+              memory != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
+        advise(memory, count: count)
+        return memory
+        #else
+        return malloc(count)
+        #endif
+    }
+
+    /// Gives back memory from `allocate(count:)`, with the same `count`.
+    static func deallocate(_ memory: UnsafeMutableRawPointer, count: Int) {
+        #if os(Linux)
+        munmap(memory, count)
+        #else
+        free(memory)
+        #endif
+    }
+
     /// Advises the capacity of `array`, which holds at least one element: the storage past its
     /// elements is the array's own, reserved for those to come.
     static func advise<Element>(capacityOf array: inout [Element]) {
