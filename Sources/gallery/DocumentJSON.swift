@@ -23,11 +23,11 @@ enum DocumentJSON {
         let emptyImages = Array("\"images\" : []".utf8)
         guard !gallery.images.isEmpty, let split = output.firstRange(of: emptyImages) else {
             output.append(0x0A)
-            write(output)
+            Output.writeToStandardOutput(output)
             return
         }
-        write(output[..<split.lowerBound])
-        write("\"images\" : [".utf8)
+        Output.writeToStandardOutput(output[..<split.lowerBound])
+        Output.writeToStandardOutput("\"images\" : [".utf8)
         let images = gallery.images
         // Four blocks a worker, so that they end together also when a gallery fills few blocks.
         let blocksPerRound = ProcessorCount.active * 4
@@ -49,12 +49,12 @@ enum DocumentJSON {
                     swap(&output, &buffers[block])
                 }
             }
-            for block in 0..<count { write(buffers[block]) }
+            for block in 0..<count { Output.writeToStandardOutput(buffers[block]) }
         }
-        write("\n  ]".utf8)
+        Output.writeToStandardOutput("\n  ]".utf8)
         output.removeSubrange(..<split.upperBound)
         output.append(0x0A)
-        write(output)
+        Output.writeToStandardOutput(output)
     }
 
     /// Appends images as elements of the `images` array, their slice's indices being their
@@ -95,9 +95,5 @@ enum DocumentJSON {
             integer(images[offset].width)
             key("\n    }")
         }
-    }
-
-    private static func write(_ bytes: some Sequence<UInt8>) {
-        Output.writeToStandardOutput(bytes)
     }
 }

@@ -58,8 +58,7 @@ enum BundleReader {
                 if entry.name == BundleLayout.mimetypeName {
                     try checkMimetype(reader, isFirst: contents.names.count == 1, limits: limits)
                 } else if entry.name == BundleLayout.manifestName {
-                    ManifestParser.prepareWorkers(forManifestOf: entry.declaredSize ?? 0, limits: limits.parsing)
-                    manifest = try readManifest(reader, limits: limits)
+                    manifest = try readManifest(reader, declaredSize: entry.declaredSize, limits: limits)
                 }
             }
             guard contents.names.first == BundleLayout.mimetypeName else {
@@ -95,7 +94,7 @@ enum BundleReader {
                 case (0, _):
                     throw GalleryError(.damagedDocument, "not a gallery document (mimetype is not the first entry)")
                 case (1, BundleLayout.manifestName):
-                    return try Manifest.decode(try readManifest(reader, limits: limits), limits: limits)
+                    return try Manifest.decode(try readManifest(reader, declaredSize: entry.declaredSize, limits: limits), limits: limits)
                 default:
                     break
                 }
@@ -188,7 +187,8 @@ enum BundleReader {
         }
     }
 
-    private static func readManifest(_ reader: ArchiveReader, limits: BundleLimits) throws -> Data {
+    private static func readManifest(_ reader: ArchiveReader, declaredSize: Int64?, limits: BundleLimits) throws -> Data {
+        ManifestParser.prepareWorkers(forManifestOf: declaredSize ?? 0, limits: limits.parsing)
         do {
             return try reader.readData(maximumBytes: limits.maximumManifestBytes, inflation: limits.inflation)
         } catch let error as GalleryError where error.code == .limitExceeded {

@@ -81,15 +81,17 @@ enum Manifest {
         let repeats = ResultSlots<Int?>(count: workers)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var seen = Set<UInt128>(minimumCapacity: images.count / workers + 16)
-            for offset in images.indices where (Int(truncatingIfNeeded: images[offset].id.bits >> 64) & Int.max) % workers == worker {
-                guard seen.insert(images[offset].id.bits).inserted else {
+            for offset in images.indices {
+                let bits = images[offset].id.bits
+                guard (Int(truncatingIfNeeded: bits >> 64) & Int.max) % workers == worker else { continue }
+                guard seen.insert(bits).inserted else {
                     repeats[worker] = .success(offset)
                     return
                 }
             }
             repeats[worker] = .success(nil)
         }
-        return repeats.results().compactMap { try? $0.get() }.compactMap { $0 }.min()
+        return (try? repeats.values())?.compactMap { $0 }.min()
     }
 
     /// Encodes a manifest: sorted keys, compact (spec §5.7), so equal galleries give equal bytes.
@@ -154,16 +156,10 @@ enum Manifest {
         if pieces.allSatisfy({ $0.allSatisfy(\.isChecked) }) { return movingImages(outOf: &pieces) }
         guard pieces.count > 1 else { return try images(from: pieces.first ?? []) }
         let count = pieces.count
+        let offsets = firstOffsets(of: pieces)
         let unchecked = ResultSlots<[ManifestParser.Members.Image]>(count: count)
-        var firstOffsets: [Int] = []
-        var next = 0
-        for number in pieces.indices {
-            firstOffsets.append(next)
-            next += pieces[number].count
-            unchecked[number] = .success(pieces[number])
-        }
+        for number in pieces.indices { unchecked[number] = .success(pieces[number]) }
         pieces.removeAll()
-        let offsets = firstOffsets
         let slots = ResultSlots<[GalleryImage]>(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { number in
             let elements = (try? unchecked[number]?.get()) ?? []
@@ -177,13 +173,8 @@ enum Manifest {
     /// piece per worker: a copy would retain each image's strings and URL, and release them again
     /// when the pieces are freed (a tenth of opening 100,000 images).
     private static func movingImages(outOf pieces: inout [[ManifestParser.Members.Image]]) -> [GalleryImage] {
-        var firstOffsets: [Int] = []
-        var total = 0
-        for piece in pieces {
-            firstOffsets.append(total)
-            total += piece.count
-        }
-        let offsets = firstOffsets
+        let offsets = firstOffsets(of: pieces)
+        let total = pieces.reduce(0) { $0 + $1.count }
         return pieces.withUnsafeMutableBufferPointer { pieces in
             // Each worker touches only its own piece and its own part of `images`.
             nonisolated(unsafe) let pieces = pieces
@@ -205,6 +196,17 @@ enum Manifest {
                 count = total
             }
         }
+    }
+
+    /// Where each piece's first element stands in the whole array.
+    private static func firstOffsets(of pieces: [[ManifestParser.Members.Image]]) -> [Int] {
+        var offsets: [Int] = []
+        var next = 0
+        for piece in pieces {
+            offsets.append(next)
+            next += piece.count
+        }
+        return offsets
     }
 
     private static func images(from elements: [ManifestParser.Members.Image]) throws -> [GalleryImage] {

@@ -297,15 +297,16 @@ struct ManifestParser {
                 guard first == UInt8(ascii: "\""), let text = try plainString() else { return nil }
                 status = text.elementsEqual("ok".utf8) ? .ok : text.elementsEqual("failed".utf8) ? .failed : nil
             case .aspectRatio:
-                switch isNull ? nil : first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) ? try number() : nil {
-                case .integer(let value)?: aspectRatio = Double(value)
-                case .number(let value)?: aspectRatio = value
+                guard first == UInt8(ascii: "-") || Self.digitBytes.contains(first) else { return nil }
+                switch try number() {
+                case .integer(let value): aspectRatio = Double(value)
+                case .number(let value): aspectRatio = value
                 default: return nil
                 }
                 guard let ratio = aspectRatio, ratio.isFinite, ratio > 0 else { return nil }
             case .width, .height:
                 guard !isNull else { continue }
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first), case .integer(let value) = try number(),
+                guard Self.digitBytes.contains(first), case .integer(let value) = try number(),
                       value > 0, let size = Int(exactly: value) else { return nil }
                 if member == .width { width = size } else { height = size }
             case .error, .thumbnail, .caption:
@@ -367,16 +368,15 @@ struct ManifestParser {
         let pieceStarts = starts
         // Each piece may hold twice its share of the values and images left: all together, at
         // most twice what the serial reading holds before it stops at a limit.
-        let perPiece = Limits(
-            maximumImages: limits.maximumImages, maximumValues: 2 * max(0, limits.maximumValues - opened.values) / starts.count + 1,
-            maximumDepth: limits.maximumDepth
-        )
+        var perPiece = limits
+        perPiece.maximumValues = 2 * max(0, limits.maximumValues - opened.values) / starts.count + 1
         let maximumImages = 2 * limits.maximumImages / starts.count + 1
         let pieces = ResultSlots<Piece>(count: starts.count)
         // Only read, and alive until `concurrentPerform` returns: the manifest's bytes.
         nonisolated(unsafe) let template = opened
+        let pieceLimits = perPiece
         DispatchQueue.concurrentPerform(iterations: pieceStarts.count) { number in
-            var parser = ManifestParser(bytes: template.bytes, limits: perPiece, makeImage: template.makeImage)
+            var parser = ManifestParser(bytes: template.bytes, limits: pieceLimits, makeImage: template.makeImage)
             parser.index = pieceStarts[number]
             parser.depth = template.depth
             let end = number + 1 < pieceStarts.count ? pieceStarts[number + 1] : nil
@@ -600,7 +600,7 @@ struct ManifestParser {
                 fractionDigits = 0
                 continue
             }
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            guard digitBytes.contains(byte) else { return nil }
             mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0"))
             guard mantissa < 1 << 53 else { return nil }
             if fractionDigits >= 0 { fractionDigits += 1 }
@@ -609,6 +609,8 @@ struct ManifestParser {
         let value = Double(mantissa) / powersOfTen[fractionDigits]
         return isNegative ? -value : value
     }
+
+    private static let digitBytes = UInt8(ascii: "0")...UInt8(ascii: "9")
 
     /// 10^0 to 10^22, every one an exact double.
     private static let powersOfTen: [Double] = (0...22).map { exponent in (0..<exponent).reduce(1.0) { value, _ in value * 10 } }
