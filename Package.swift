@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import Foundation
 import PackageDescription
 
@@ -23,6 +23,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // `gallery serve`; without the swift-configuration trait, which nothing here reads.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -54,10 +59,24 @@ let package = Package(
             resources: [.copy("Export/Templates")],
             swiftSettings: instrumentedForFuzzing
         ),
+        // The web app of `gallery serve`: routing, authentication and encoding over GalleryKit.
+        .target(
+            name: "GalleryServer",
+            dependencies: [
+                "GalleryKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Site")]
+        ),
         .executableTarget(
             name: "gallery",
             dependencies: [
                 "GalleryKit",
+                "GalleryServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,6 +99,14 @@ let package = Package(
                 "CVipsAPICheck",
                 "GalleryTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "GalleryServerTests",
+            dependencies: [
+                "GalleryServer",
+                "GalleryTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(

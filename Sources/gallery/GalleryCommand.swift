@@ -21,7 +21,7 @@ struct GalleryCommand: AsyncParsableCommand {
             CreateCommand.self, OpenCommand.self, EditCommand.self, CopyCommand.self,
             ExportCommand.self, BrowseCommand.self, VerifyCommand.self,
             NewCommand.self, DuplicateCommand.self, RenameCommand.self, TrashCommand.self, RestoreCommand.self,
-            RecentsCommand.self, InstallDesktopFilesCommand.self,
+            RecentsCommand.self, InstallDesktopFilesCommand.self, ServeCommand.self,
         ]
     )
 

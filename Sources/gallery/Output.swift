@@ -36,7 +36,7 @@ enum Output {
     /// A closed pipe ends the writing quietly: nobody reads on.
     static func writeToStandardOutput(_ bytes: some Sequence<UInt8>) {
         fflush(nil)  // `print`'s buffer first (C's stdout, which Swift 6 cannot name safely)
-        let written = bytes.withContiguousStorageIfAvailable { buffer in
+        let written: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             var offset = 0
             while offset < buffer.count {
                 let count = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)

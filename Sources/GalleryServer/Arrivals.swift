@@ -1,0 +1,106 @@
+import Foundation
+import GalleryKit
+
+/// Images on their way into documents — web images dropped in and being fetched, files
+/// uploaded from the desktop, failed images being tried again — shown as placeholders until
+/// they arrive.
+///
+/// Fetching runs in parallel, but each document takes its arrivals in the order they were
+/// dropped: a drop waits for the one before it to be inserted. A drop lands before the image
+/// that followed the drop position (at the end if none), wherever that image is by then.
+actor Arrivals {
+    /// An image not in its document yet.
+    struct Placeholder: Sendable {
+        var id = UUID()
+        /// The URL or file name it comes from.
+        var source: String
+        /// The image it will stand before; `nil` for the end.
+        var before: UUID?
+    }
+
+    /// The most placeholders one document may have at once.
+    static let maximumWaiting = 500
+
+    private var waiting: [URL: [Placeholder]] = [:]
+    private var retrying: [URL: Set<UUID>] = [:]
+    private var lastInsertion: [URL: Task<Void, Never>] = [:]
+    private var running: [UUID: Task<Void, Never>] = [:]
+
+    func placeholders(in url: URL) -> [Placeholder] { waiting[url] ?? [] }
+
+    func isRetrying(in url: URL) -> Set<UUID> { retrying[url] ?? [] }
+
+    /// Shows a placeholder for each source at once, then fetches (or reads) and caches them, and
+    /// inserts them before `before` in one edit, after the document's earlier arrivals.
+    /// - Parameter discarding: a folder to remove once done (an upload's).
+    /// - Throws: `APIError` 429 when the document has too many images arriving already.
+    func receive(_ sources: [ImageSource], before: UUID?, into url: URL, services: Services, discarding: URL? = nil) async throws -> [Placeholder] {
+        let count = waiting[url]?.count ?? 0
+        guard count + sources.count <= Self.maximumWaiting else {
+            throw APIError(.tooManyRequests, "\(count) images are still arriving in \(url.lastPathComponent); wait for them first")
+        }
+        let placeholders = sources.map { Placeholder(source: $0.description, before: before) }
+        waiting[url, default: []] += placeholders
+        await services.events.setArriving(waiting[url]!.count, for: url)
+
+        let previous = lastInsertion[url]
+        let job = UUID()
+        let task = Task {
+            let prepared = try? await PreparedImages.prepare(sources, cache: true, thumbnails: true, fetcher: services.fetcher)
+            await previous?.value
+            if let prepared {
+                _ = try? await services.edits.apply({ document in
+                    let offset = before.flatMap { id in document.gallery.images.firstIndex { $0.id == id } }
+                    try document.insert(prepared, at: offset)
+                }, to: url)
+            }
+            if let discarding { try? FileManager.default.removeItem(at: discarding) }
+            await self.arrived(placeholders.map(\.id), in: url, job: job, services: services)
+        }
+        lastInsertion[url] = task
+        running[job] = task
+        return placeholders
+    }
+
+    /// Fetches the image with `id` again (a failed one, from its URL) and updates it in place.
+    func retry(_ image: GalleryImage, in url: URL, services: Services) async throws {
+        guard image.hasFailed else { throw APIError(.badRequest, "\(url.lastPathComponent): the image has not failed; there is nothing to retry") }
+        let source = try ImageSource(image.url)
+        retrying[url, default: []].insert(image.id)
+        await services.events.documentChanged(url)
+        let job = UUID()
+        running[job] = Task {
+            if let prepared = try? await PreparedImages.prepare([source], cache: true, thumbnails: true, fetcher: services.fetcher) {
+                _ = try? await services.edits.apply({ document in
+                    try document.update(imagesWithIDs: [image.id], from: prepared)
+                }, to: url)
+            }
+            await self.retried(image.id, in: url, job: job, services: services)
+        }
+    }
+
+    private func arrived(_ ids: [UUID], in url: URL, job: UUID, services: Services) async {
+        let arrived = Set(ids)
+        waiting[url]?.removeAll { arrived.contains($0.id) }
+        if waiting[url]?.isEmpty == true {
+            waiting[url] = nil
+            lastInsertion[url] = nil
+        }
+        running[job] = nil
+        await services.events.setArriving(waiting[url]?.count ?? 0, for: url)
+    }
+
+    private func retried(_ id: UUID, in url: URL, job: UUID, services: Services) async {
+        retrying[url]?.remove(id)
+        if retrying[url]?.isEmpty == true { retrying[url] = nil }
+        running[job] = nil
+        await services.events.documentChanged(url)
+    }
+
+    /// Waits until every arrival in progress has been inserted (or has failed).
+    func waitForAll() async {
+        while let task = running.values.first {
+            await task.value
+        }
+    }
+}

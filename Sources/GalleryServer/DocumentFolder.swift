@@ -1,0 +1,79 @@
+import Foundation
+import GalleryKit
+
+/// The served folder, and the only way a name from a URL becomes a path.
+///
+/// A name is one file name ending in `.gallery`, directly in the folder: no `/`, no `..`, no NUL,
+/// no hidden file. A symbolic link in the folder is followed only if it leads to a file inside
+/// the folder. Names arrive percent-encoded and are decoded once, here, before these checks.
+struct DocumentFolder: Sendable {
+    /// The folder, with symbolic links resolved.
+    let url: URL
+
+    init(_ folder: URL) throws {
+        let resolved = folder.standardizedFileURL.resolvingSymlinksInPath()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw GalleryError(.fileNotFound, url: folder, "no such folder")
+        }
+        url = resolved
+    }
+
+    /// The document `encodedName` names, which must exist.
+    /// - Throws: `APIError` 400 for a name that is not a plain document name, 404 for a name
+    ///   with no document, 403 for a link that leads out of the folder.
+    func document(named encodedName: String) throws -> URL {
+        let name = try Self.plainName(encodedName)
+        let candidate = url.appendingPathComponent(name, isDirectory: false)
+        var status = stat()
+        guard lstat(candidate.path, &status) == 0 else { throw APIError(.notFound, "\(name): no such document in this folder") }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            let target = candidate.resolvingSymlinksInPath()
+            guard contains(target) else { throw APIError(.forbidden, "\(name): a link to a file outside the served folder") }
+            guard stat(target.path, &status) == 0 else { throw APIError(.notFound, "\(name): a link to nothing") }
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw APIError(.notFound, "\(name): not a document") }
+        return candidate
+    }
+
+    /// Where a document given the name `name` (as typed, not encoded) would go: it may exist,
+    /// and the library refuses to overwrite. `.gallery` is added when missing.
+    func newDocument(named name: String) throws -> URL {
+        var name = name
+        if !name.lowercased().hasSuffix(BundleExtension.dotted) { name += BundleExtension.dotted }
+        return url.appendingPathComponent(try Self.checked(name), isDirectory: false)
+    }
+
+    /// Whether `file` (links resolved) lies inside the folder.
+    func contains(_ file: URL) -> Bool {
+        file.standardizedFileURL.path.hasPrefix(url.path.hasSuffix("/") ? url.path : url.path + "/")
+    }
+
+    /// Whether `file` is directly in the folder.
+    func holds(_ file: URL) -> Bool {
+        file.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path == url.path
+    }
+
+    /// `encoded`, percent-decoded once and checked to be a plain document file name.
+    static func plainName(_ encoded: String) throws -> String {
+        guard let name = encoded.removingPercentEncoding else { throw APIError(.badRequest, "the name is not valid percent-encoding") }
+        return try checked(name)
+    }
+
+    /// `name`, checked to be a plain document file name.
+    static func checked(_ name: String) throws -> String {
+        let refuse = { (why: String) in APIError(.badRequest, "'\(name)' is not a document name: \(why)") }
+        guard !name.contains("/"), !name.contains("\\") else { throw refuse("it names a path, not a file") }
+        guard !name.contains("\0"), !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else { throw refuse("it holds control characters") }
+        guard !name.hasPrefix(".") else { throw refuse("it is hidden or leads out of the folder") }
+        guard name.lowercased().hasSuffix(BundleExtension.dotted), name.count > BundleExtension.dotted.count else {
+            throw refuse("it does not end in \(BundleExtension.dotted)")
+        }
+        guard name.utf8.count <= 255 else { throw refuse("it is longer than 255 bytes") }
+        return name
+    }
+}
+
+enum BundleExtension {
+    static let dotted = ".gallery"
+}

@@ -1,0 +1,178 @@
+import Foundation
+import GalleryKit
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A gallery's API: its state laid out for the page, edits, drops of web images, uploads of
+/// image files, retries, the stored images and thumbnails, and a stream of change events.
+///
+/// Routes that change the document answer with its new state for the width and layout style in
+/// the query (`?width=1200&style=justified`), so the page redraws from one answer.
+struct GalleryRoutes {
+    let services: Services
+    var folder: DocumentFolder { services.folder }
+
+    struct Drop: Decodable {
+        /// URLs as dropped: `text/uri-list` lines or links; search-engine wrappers are unwrapped.
+        var urls: [String]
+        var before: UUID?
+    }
+
+    struct Retry: Decodable {
+        var id: UUID
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        let api = router.group("api/galleries")
+        api.get(":name") { request, context in
+            try await handled {
+                let url = try document(context)
+                let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
+                return JSONBody.response(await state(of: url, gallery: opened.gallery, canUndo: opened.canUndo, canRedo: opened.canRedo, for: request))
+            }
+        }
+        api.post(":name/edits") { request, context in
+            try await handled {
+                let url = try document(context)
+                let change = try await JSONBody.decode(GalleryEdit.self, from: request).change()
+                let outcome = try await services.edits.apply(change, to: url)
+                _ = services.recents.record(url, .edited)
+                await services.events.documentChanged(url)
+                return JSONBody.response(await state(of: url, gallery: outcome.gallery, canUndo: outcome.canUndo, canRedo: outcome.canRedo, for: request))
+            }
+        }
+        api.post(":name/drops") { request, context in
+            try await handled {
+                let url = try document(context)
+                let drop = try await JSONBody.decode(Drop.self, from: request)
+                let sources = try webSources(drop.urls)
+                _ = try await services.arrivals.receive(sources, before: drop.before, into: url, services: services)
+                return try await currentState(of: url, for: request, status: .accepted)
+            }
+        }
+        api.post(":name/uploads") { request, context in
+            try await handled {
+                let url = try document(context)
+                let file = try await storeUpload(request)
+                let before = request.uri.queryParameters["before"].flatMap { UUID(uuidString: String($0)) }
+                _ = try await services.arrivals.receive([.file(file)], before: before, into: url, services: services, discarding: file.deletingLastPathComponent())
+                return try await currentState(of: url, for: request, status: .accepted)
+            }
+        }
+        api.post(":name/retries") { request, context in
+            try await handled {
+                let url = try document(context)
+                let id = try await JSONBody.decode(Retry.self, from: request).id
+                let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
+                guard let image = opened.gallery.images.first(where: { $0.id == id }) else { throw APIError(GalleryEdit.gone) }
+                guard case .web = try ImageSource(image.url) else {
+                    throw APIError(.badRequest, "\(url.lastPathComponent): only web images are fetched again here; this one is a local file")
+                }
+                try await services.arrivals.retry(image, in: url, services: services)
+                return try await currentState(of: url, for: request, status: .accepted)
+            }
+        }
+        api.get(":name/images/:id") { _, context in
+            try await handled { try await storedImage(context, thumbnail: false) }
+        }
+        api.get(":name/thumbnails/:id") { _, context in
+            try await handled { try await storedImage(context, thumbnail: true) }
+        }
+        api.get(":name/events") { _, context in
+            try await handled {
+                let url = try document(context)
+                let events = await services.events.subscribe(to: url)
+                return Response(
+                    status: .ok,
+                    headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                    body: ResponseBody { writer in
+                        for await event in events {
+                            let data = #"{"version":"\#(event.version)","arriving":\#(event.arriving)}"#
+                            try await writer.write(ByteBuffer(string: "event: change\ndata: \(data)\n\n"))
+                        }
+                        try await writer.finish(nil)
+                    }
+                )
+            }
+        }
+    }
+
+    private func document(_ context: BasicRequestContext) throws -> URL {
+        try folder.document(named: context.parameters.require("name"))
+    }
+
+    private func currentState(of url: URL, for request: Request, status: HTTPResponse.Status) async throws -> Response {
+        let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
+        return JSONBody.response(await state(of: url, gallery: opened.gallery, canUndo: opened.canUndo, canRedo: opened.canRedo, for: request), status: status)
+    }
+
+    private func state(of url: URL, gallery: Gallery, canUndo: Bool, canRedo: Bool, for request: Request) async -> GalleryState {
+        let query = request.uri.queryParameters
+        let width = query["width"].flatMap { Double(String($0)) }.map { min(max($0, 100), 10_000) } ?? 1200
+        let style = query["style"].flatMap { LayoutStyle(rawValue: String($0)) } ?? .justified
+        return GalleryState(
+            name: url.lastPathComponent, gallery: gallery, canUndo: canUndo, canRedo: canRedo, version: DocumentVersion.of(url),
+            placeholders: await services.arrivals.placeholders(in: url), retrying: await services.arrivals.isRetrying(in: url),
+            style: style, width: width
+        )
+    }
+
+    /// The dropped URLs as web images: at most the configured number, http and https only (a
+    /// page cannot make the server read a local file).
+    private func webSources(_ urls: [String]) throws -> [ImageSource] {
+        let lines = urls.flatMap { $0.split(whereSeparator: \.isNewline) }.map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }  // text/uri-list comments
+        guard !lines.isEmpty else { throw APIError(.badRequest, "the drop holds no URL") }
+        guard lines.count <= services.configuration.maximumDroppedImages else {
+            throw APIError(.contentTooLarge, "\(lines.count) images dropped at once; at most \(services.configuration.maximumDroppedImages) are taken")
+        }
+        return try lines.map { line in
+            guard let url = URL(string: line), let source = try? ImageSource(url), case .web = source else {
+                throw APIError(.badRequest, "\(line): not an http or https URL")
+            }
+            return source
+        }
+    }
+
+    /// Stores an uploaded file (at most the configured size) in a folder of its own and checks
+    /// by reading its header, not its name, that it is an image.
+    private func storeUpload(_ request: Request) async throws -> URL {
+        let bytes = try await JSONBody.bytes(of: request, maximumBytes: services.configuration.maximumUploadBytes)
+        guard !bytes.isEmpty else { throw APIError(.badRequest, "the upload is empty") }
+        let given = request.headers[.fileName].flatMap { $0.removingPercentEncoding } ?? "upload"
+        let name = given.split(separator: "/").last.map(String.init).flatMap { $0.hasPrefix(".") || $0.isEmpty ? nil : $0 } ?? "upload"
+        let folder = services.uploads.appendingPathComponent(UUID().uuidString)
+        let file = folder.appendingPathComponent(String(name.prefix(200)))
+        try await offloaded {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try bytes.write(to: file)
+            do {
+                _ = try ImageProbe.info(forFileAt: file)
+            } catch {
+                try? FileManager.default.removeItem(at: folder)
+                throw APIError(.unsupportedMediaType, "\(name): not an image this app can read")
+            }
+        }
+        return file
+    }
+
+    private func storedImage(_ context: BasicRequestContext, thumbnail: Bool) async throws -> Response {
+        let url = try document(context)
+        guard let id = UUID(uuidString: try context.parameters.require("id")) else { throw APIError(.badRequest, "not an image id") }
+        let found: (Data, String)? = try await offloaded {
+            let document = try GalleryDocument(contentsOf: url)
+            guard let image = document.gallery.images.first(where: { $0.id == id }) else { throw APIError(.notFound, "\(url.lastPathComponent): no such image") }
+            if thumbnail, let bytes = try document.thumbnailBytes(of: image) { return (bytes, "image/jpeg") }
+            if let bytes = try document.cachedBytes(of: image) { return (bytes, image.cached!.mediaType) }
+            return nil
+        }
+        guard let (bytes, type) = found else { throw APIError(.notFound, "\(url.lastPathComponent): the image's bytes are not stored in the document") }
+        return ImageBody.response(bytes, mediaType: type, tag: "\(id)-\(thumbnail ? "t" : "i")-\(bytes.count)")
+    }
+}
+
+extension HTTPField.Name {
+    /// The uploaded file's name, percent-encoded (the body is the file itself).
+    static let fileName = HTTPField.Name("X-File-Name")!
+}

@@ -1,0 +1,111 @@
+import Foundation
+import GalleryKit
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The web app of `gallery serve`: a folder's documents in a browser — the document browser, and
+/// each gallery with drag and drop — over the same `GalleryDocument` calls the CLI makes.
+///
+/// Every request must carry the start's token (in the first URL, then in an HttpOnly cookie),
+/// name an allowed host, and for a change come from the app's own origin. Names in URLs resolve
+/// only to documents directly in the folder.
+public struct GalleryServer: Sendable {
+    /// What a server serves, where it listens, and what it accepts.
+    public struct Configuration: Sendable {
+        /// The folder whose documents are served; nothing outside it is read or written.
+        public var folder: URL
+        /// The address to listen on: loopback unless asked otherwise.
+        public var host = "127.0.0.1"
+        /// The port; 0 picks a free one.
+        public var port = 0
+        /// Where the Trash, recent documents and the search index live.
+        public var directories = BaseDirectories()
+        /// The largest image file accepted from the desktop, in bytes.
+        public var maximumUploadBytes = 64 << 20
+        /// The most images one drop may add.
+        public var maximumDroppedImages = 100
+        /// How web images dropped in are fetched (size cap, time-outs).
+        public var fetching = ImageFetcher.Configuration()
+        /// How often documents being watched are checked for changes on disk.
+        public var pollInterval: Duration = .milliseconds(250)
+
+        /// A configuration serving `folder` on a free loopback port.
+        public init(folder: URL) {
+            self.folder = folder
+        }
+
+        /// Whether the server can be reached from other machines.
+        public var isLoopbackOnly: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+    }
+
+    public let configuration: Configuration
+    /// The secret of this start: whoever has it may use the app.
+    let token: String
+    let folder: DocumentFolder
+    let site: Site
+
+    /// A server for `configuration`; nothing listens until `run`.
+    /// - Throws: `.fileNotFound` if the folder does not exist or is not a folder.
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        self.folder = try DocumentFolder(configuration.folder)
+        self.site = try Site()
+        self.token = Self.randomHex(byteCount: 32)
+    }
+
+    /// Listens until SIGINT or SIGTERM, then finishes the requests in progress and returns.
+    /// - Parameter started: called once listening, with the URL to open (it carries the token).
+    public func run(started: @escaping @Sendable (URL) -> Void) async throws {
+        let services = Services(configuration: configuration, folder: folder)
+        var application = Application(
+            router: makeRouter(services: services),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                guard let port = channel.localAddress?.port else { return }
+                started(address(port: port))
+            },
+            logger: Self.quietLogger
+        )
+        application.addServices(services.events)
+        try await application.runService()
+        await services.shutdown()
+    }
+
+    /// The URL that opens the app, token included.
+    func address(port: Int) -> URL {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return URL(string: "http://\(host):\(port)/?token=\(token)")!
+    }
+
+    /// The app's routes behind its guard.
+    func makeRouter(services: Services) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: AccessGuard(token: token, allowedHosts: allowedHosts))
+        SiteRoutes(site: site).register(on: router)
+        BrowserRoutes(services: services).register(on: router)
+        GalleryRoutes(services: services).register(on: router)
+        return router
+    }
+
+    /// The names the `Host` header may give (with any port): loopback names, and the address
+    /// asked for with `--host`. Any other name is a page of another site that has pointed its
+    /// name at this machine (DNS rebinding), and is refused.
+    var allowedHosts: Set<String> {
+        var hosts: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
+        hosts.insert(configuration.host.contains(":") ? "[\(configuration.host.lowercased())]" : configuration.host.lowercased())
+        return hosts
+    }
+
+    /// The server's own log says only what went wrong: the CLI prints what the person needs.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "gallery-serve")
+        logger.logLevel = .error
+        return logger
+    }
+
+    static func randomHex(byteCount: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<byteCount).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+
+/// The app's pages, style sheet and scripts: files in `Site/`, read once at start.
+struct Site: Sendable {
+    struct File: Sendable {
+        var bytes: ByteBuffer
+        var contentType: String
+    }
+
+    private let files: [String: File]
+
+    static let names: [String: String] = [
+        "browser.html": "text/html; charset=utf-8",
+        "gallery.html": "text/html; charset=utf-8",
+        "app.css": "text/css; charset=utf-8",
+        "common.js": "text/javascript; charset=utf-8",
+        "browser.js": "text/javascript; charset=utf-8",
+        "gallery.js": "text/javascript; charset=utf-8",
+    ]
+
+    init() throws {
+        var files: [String: File] = [:]
+        for (name, type) in Self.names {
+            guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Site") else {
+                throw APIError(.internalServerError, "the app's file \(name) is missing from the installation")
+            }
+            files[name] = File(bytes: ByteBuffer(bytes: try Data(contentsOf: url)), contentType: type)
+        }
+        self.files = files
+    }
+
+    subscript(name: String) -> File? { files[name] }
+
+    func response(for name: String) -> Response {
+        guard let file = files[name] else { return APIError(.notFound, "no such file").response }
+        return Response(status: .ok, headers: [.contentType: file.contentType], body: ResponseBody(byteBuffer: file.bytes))
+    }
+}
+
+/// `/` (the document browser), `/gallery/NAME` (a gallery) and `/assets/FILE`.
+struct SiteRoutes {
+    let site: Site
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/") { _, _ in site.response(for: "browser.html") }
+        // The page is the same for every document: its script reads the name from the address.
+        router.get("/gallery/:name") { _, context in
+            _ = try DocumentFolder.plainName(context.parameters.require("name"))
+            return site.response(for: "gallery.html")
+        }
+        router.get("/assets/:file") { _, context in
+            let name = try context.parameters.require("file")
+            guard name.hasSuffix(".css") || name.hasSuffix(".js") else { return APIError(.notFound, "no such file").response }
+            return site.response(for: name)
+        }
+    }
+}

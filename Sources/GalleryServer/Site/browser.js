@@ -1,0 +1,156 @@
+// gallery serve: the document browser — the folder's galleries as tiles, sort, search, Recents,
+// new, duplicate, rename, move to Trash, and Recently Deleted with restore.
+(function () {
+  'use strict';
+  const { api, el, say } = Gallery;
+  const list = document.getElementById('documents');
+  const search = document.getElementById('search');
+  const sort = document.getElementById('sort');
+  let view = 'all';
+  let searchTimer = null;
+
+  const sortKey = 'gallery.sort';
+  sort.value = localStorage.getItem(sortKey) || 'name';
+
+  async function refresh() {
+    try {
+      if (view === 'trash') return showTrash(await api('GET', '/api/trash'));
+      if (view === 'recents') return showRecents(await api('GET', '/api/recents'));
+      const query = new URLSearchParams({ sort: sort.value, reverse: sort.value === 'name' ? '0' : '1' });
+      if (search.value.trim()) query.set('search', search.value.trim());
+      showDocuments(await api('GET', '/api/documents?' + query));
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
+
+  function showDocuments(documents) {
+    list.replaceChildren(...documents.map(tile));
+    if (documents.length === 0) {
+      list.appendChild(el('p', { className: 'empty-folder', textContent: search.value.trim() ? 'No gallery matches.' : 'No galleries yet. Make one with “New gallery”.' }));
+    }
+  }
+
+  function showRecents(recents) {
+    list.replaceChildren(...recents.map(function (recent) {
+      return tile({ name: recent.name, title: null, subtitle: recent.event + ' ' + Gallery.date(recent.date) });
+    }));
+    if (recents.length === 0) list.appendChild(el('p', { className: 'empty-folder', textContent: 'Nothing opened or changed lately.' }));
+  }
+
+  function tile(doc) {
+    const href = '/gallery/' + Gallery.path(doc.name);
+    const preview = el('a', { className: 'open', href: href, 'aria-label': 'Open ' + (doc.title || doc.name) });
+    if (!doc.error) {
+      const image = el('img', { alt: '', loading: 'lazy', src: '/api/documents/' + Gallery.path(doc.name) + '/preview' });
+      image.addEventListener('error', function () { image.replaceWith(el('span', { className: 'empty', textContent: '▦' })); });
+      preview.appendChild(image);
+    }
+    const meta = doc.subtitle || [
+      doc.images != null ? Gallery.plural(doc.images, 'image') : '',
+      Gallery.bytes(doc.bytes),
+      doc.modified ? 'modified ' + Gallery.date(doc.modified) : '',
+    ].filter(Boolean).join(' · ');
+    const name = el('div', { className: 'name', textContent: doc.title || doc.name.replace(/\.gallery$/i, '') });
+    const about = el('div', { className: 'about' }, [
+      name,
+      doc.title && doc.title + '.gallery' !== doc.name ? el('div', { className: 'meta', textContent: doc.name }) : null,
+      el('div', { className: 'meta', textContent: meta }),
+      doc.error ? el('div', { className: 'error', textContent: doc.error }) : null,
+    ]);
+    const article = el('article', { className: 'doc' + (doc.error ? ' damaged' : ''), dataset: { name: doc.name } }, [
+      preview, about,
+      el('div', { className: 'actions' }, [
+        button('Duplicate', function () { act('POST', doc.name, 'duplicate', 'Duplicated as '); }),
+        button('Rename', function () { rename(doc, about); }),
+        button('Move to Trash', function () { act('POST', doc.name, 'trash', 'Moved to the Trash: '); }),
+      ]),
+    ]);
+    return article;
+  }
+
+  function button(label, action) {
+    const element = el('button', { type: 'button', textContent: label });
+    element.addEventListener('click', action);
+    return element;
+  }
+
+  async function act(method, name, action, message) {
+    try {
+      const answer = await api(method, '/api/documents/' + Gallery.path(name) + '/' + action);
+      say(message + answer.name);
+      refresh();
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
+
+  function rename(doc, about) {
+    const input = el('input', { type: 'text', value: doc.name.replace(/\.gallery$/i, ''), 'aria-label': 'New name for ' + doc.name });
+    about.replaceChildren(input);
+    input.focus();
+    input.select();
+    let done = false;
+    async function commit() {
+      if (done) return;
+      done = true;
+      const wanted = input.value.trim();
+      if (!wanted || wanted + '.gallery' === doc.name) return refresh();
+      try {
+        const answer = await api('POST', '/api/documents/' + Gallery.path(doc.name) + '/rename', { name: wanted });
+        say('Renamed to ' + answer.name);
+      } catch (error) {
+        say(error.message, true);
+      }
+      refresh();
+    }
+    input.addEventListener('keydown', function (event) {
+      if (event.key === 'Enter') commit();
+      if (event.key === 'Escape') { done = true; refresh(); }
+    });
+    input.addEventListener('blur', commit);
+  }
+
+  function showTrash(trashed) {
+    list.replaceChildren(...trashed.map(function (doc) {
+      const restore = button('Restore', async function () {
+        try {
+          const answer = await api('POST', '/api/trash/' + Gallery.path(doc.name) + '/restore');
+          say('Restored ' + answer.name);
+          refresh();
+        } catch (error) {
+          say(error.message, true);
+        }
+      });
+      return el('article', { className: 'doc trashed', dataset: { name: doc.name } }, [
+        el('div', { className: 'about' }, [
+          el('div', { className: 'name', textContent: doc.originalName }),
+          el('div', { className: 'meta', textContent: doc.deleted ? 'deleted ' + Gallery.date(doc.deleted) : '' }),
+        ]),
+        el('div', { className: 'actions' }, [restore]),
+      ]);
+    }));
+    if (trashed.length === 0) list.appendChild(el('p', { className: 'empty-folder', textContent: 'Nothing from this folder is in the Trash.' }));
+  }
+
+  document.querySelectorAll('.views button').forEach(function (tab) {
+    tab.addEventListener('click', function () {
+      view = tab.dataset.view;
+      document.querySelectorAll('.views button').forEach(function (other) { other.setAttribute('aria-pressed', String(other === tab)); });
+      refresh();
+    });
+  });
+  sort.addEventListener('change', function () { localStorage.setItem(sortKey, sort.value); refresh(); });
+  search.addEventListener('input', function () { clearTimeout(searchTimer); searchTimer = setTimeout(refresh, 200); });
+  document.getElementById('new').addEventListener('click', async function () {
+    try {
+      const answer = await api('POST', '/api/documents', {});
+      say('Created ' + answer.name);
+      await refresh();
+    } catch (error) {
+      say(error.message, true);
+    }
+  });
+  window.addEventListener('focus', refresh);
+  refresh();
+})();
