@@ -3,6 +3,7 @@ import GalleryKit
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// A gallery's API: its state laid out for the page, edits, drops of web images, uploads of
 /// image files, retries, the stored images and thumbnails, and a stream of change events.
@@ -87,7 +88,8 @@ struct GalleryRoutes {
                     status: .ok,
                     headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                     body: ResponseBody { writer in
-                        for await event in events {
+                        // Shutting down waits for every response to end: this one ends then.
+                        for await event in events.cancelOnGracefulShutdown() {
                             let data = #"{"version":"\#(event.version)","arriving":\#(event.arriving)}"#
                             try await writer.write(ByteBuffer(string: "event: change\ndata: \(data)\n\n"))
                         }

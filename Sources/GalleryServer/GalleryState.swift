@@ -90,7 +90,7 @@ extension GalleryState {
         items.reserveCapacity(gallery.images.count + placeholders.count)
         func add(_ placeholder: Arrivals.Placeholder) {
             items.append(Item(
-                id: placeholder.id.uuidString, status: "loading", url: placeholder.source, alt: "Arriving: \(placeholder.source)",
+                id: placeholder.id.uuidString.lowercased(), status: "loading", url: placeholder.source, alt: "Arriving: \(placeholder.source)",
                 hasThumbnail: false, isCached: false, isPlaceholder: true
             ))
             ratios.append(1)
@@ -100,7 +100,7 @@ extension GalleryState {
             let status = retrying.contains(image.id) ? "loading" : image.hasFailed ? "failed" : "ok"
             let alt = image.caption.flatMap { $0.isEmpty ? nil : $0 } ?? "Image \(offset + 1)"
             items.append(Item(
-                id: image.id.uuidString, status: status, url: image.url.absoluteString, caption: image.caption, error: image.error,
+                id: image.id.uuidString.lowercased(), status: status, url: image.url.absoluteString, caption: image.caption, error: image.error,
                 alt: alt, width: image.width, height: image.height, hasThumbnail: image.thumbnail != nil,
                 isCached: image.isCached, isPlaceholder: false
             ))

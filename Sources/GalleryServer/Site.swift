@@ -49,6 +49,8 @@ struct SiteRoutes {
             _ = try DocumentFolder.plainName(context.parameters.require("name"))
             return site.response(for: "gallery.html")
         }
+        // Browsers ask for it unprompted; there is none.
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.get("/assets/:file") { _, context in
             let name = try context.parameters.require("file")
             guard name.hasSuffix(".css") || name.hasSuffix(".js") else { return APIError(.notFound, "no such file").response }

@@ -73,7 +73,7 @@
       if (present.has(id)) continue;
       cells.delete(id);
       selection.delete(id);
-      cell.classList.add('entering');
+      cell.classList.add('leaving');
       setTimeout(function () { cell.remove(); }, 250);
     }
     showSelection();
