@@ -107,6 +107,8 @@ let package = Package(
                 "GalleryServer",
                 "GalleryTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -11,7 +11,7 @@ struct DocumentFolder: Sendable {
     let url: URL
 
     init(_ folder: URL) throws {
-        let resolved = folder.standardizedFileURL.resolvingSymlinksInPath()
+        let resolved = Self.realPath(of: folder.standardizedFileURL) ?? folder.standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw GalleryError(.fileNotFound, url: folder, "no such folder")
@@ -28,9 +28,10 @@ struct DocumentFolder: Sendable {
         var status = stat()
         guard lstat(candidate.path, &status) == 0 else { throw APIError(.notFound, "\(name): no such document in this folder") }
         if status.st_mode & S_IFMT == S_IFLNK {
-            let target = candidate.resolvingSymlinksInPath()
+            guard let target = Self.realPath(of: candidate), stat(target.path, &status) == 0 else {
+                throw APIError(.notFound, "\(name): a link to nothing")
+            }
             guard contains(target) else { throw APIError(.forbidden, "\(name): a link to a file outside the served folder") }
-            guard stat(target.path, &status) == 0 else { throw APIError(.notFound, "\(name): a link to nothing") }
         }
         guard status.st_mode & S_IFMT == S_IFREG else { throw APIError(.notFound, "\(name): not a document") }
         return candidate
@@ -51,7 +52,16 @@ struct DocumentFolder: Sendable {
 
     /// Whether `file` is directly in the folder.
     func holds(_ file: URL) -> Bool {
-        file.deletingLastPathComponent().standardizedFileURL.resolvingSymlinksInPath().path == url.path
+        let parent = file.deletingLastPathComponent().standardizedFileURL
+        return (Self.realPath(of: parent) ?? parent).path == url.path
+    }
+
+    /// The path with every link resolved (relative ones against their own folder), or `nil`
+    /// if something on the way does not exist.
+    static func realPath(of url: URL) -> URL? {
+        guard let resolved = realpath(url.path, nil) else { return nil }
+        defer { free(resolved) }
+        return URL(fileURLWithPath: String(cString: resolved))
     }
 
     /// `encoded`, percent-decoded once and checked to be a plain document file name.

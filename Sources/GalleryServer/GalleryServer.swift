@@ -58,18 +58,29 @@ public struct GalleryServer: Sendable {
     /// - Parameter started: called once listening, with the URL to open (it carries the token).
     public func run(started: @escaping @Sendable (URL) -> Void) async throws {
         let services = Services(configuration: configuration, folder: folder)
+        let application = makeApplication(services: services) { port in started(address(port: port)) }
+        do {
+            try await application.runService()
+        } catch {
+            await services.shutdown()
+            throw error
+        }
+        await services.shutdown()
+    }
+
+    /// The application: the router, and the poller of change events beside it.
+    func makeApplication(services: Services, started: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
         var application = Application(
             router: makeRouter(services: services),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 guard let port = channel.localAddress?.port else { return }
-                started(address(port: port))
+                started(port)
             },
             logger: Self.quietLogger
         )
         application.addServices(services.events)
-        try await application.runService()
-        await services.shutdown()
+        return application
     }
 
     /// The URL that opens the app, token included.
@@ -82,7 +93,7 @@ public struct GalleryServer: Sendable {
     func makeRouter(services: Services) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: AccessGuard(token: token, allowedHosts: allowedHosts))
-        SiteRoutes(site: site).register(on: router)
+        SiteRoutes(site: site, folder: folder).register(on: router)
         BrowserRoutes(services: services).register(on: router)
         GalleryRoutes(services: services).register(on: router)
         return router

@@ -41,13 +41,16 @@ struct Site: Sendable {
 /// `/` (the document browser), `/gallery/NAME` (a gallery) and `/assets/FILE`.
 struct SiteRoutes {
     let site: Site
+    let folder: DocumentFolder
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in site.response(for: "browser.html") }
         // The page is the same for every document: its script reads the name from the address.
         router.get("/gallery/:name") { _, context in
-            _ = try DocumentFolder.plainName(context.parameters.require("name"))
-            return site.response(for: "gallery.html")
+            try await handled {
+                _ = try folder.document(named: context.parameters.require("name"))
+                return site.response(for: "gallery.html")
+            }
         }
         // Browsers ask for it unprompted; there is none.
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
@@ -56,5 +59,7 @@ struct SiteRoutes {
             guard name.hasSuffix(".css") || name.hasSuffix(".js") else { return APIError(.notFound, "no such file").response }
             return site.response(for: name)
         }
+        // Anything else: the app's own 404, behind the same guard and headers as every route.
+        router.get("**") { _, _ in APIError(.notFound, "no such page").response }
     }
 }

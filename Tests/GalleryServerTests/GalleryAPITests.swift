@@ -1,0 +1,199 @@
+import Foundation
+import GalleryKit
+import GalleryTestSupport
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import GalleryServer
+
+/// A gallery's routes: its state and layout, edits, stored images, drops, uploads and retries.
+@Suite struct GalleryAPITests {
+    @Test(arguments: [("justified", 800.0), ("grid", 800.0), ("justified", 390.0), ("grid", 1600.0)])
+    func theStateCarriesTheLibrarysLayoutForThePagesWidth(style: String, width: Double) async throws {
+        let harness = try ServerHarness()
+        let gallery = try harness.document().gallery
+        try await harness.test { client in
+            let answer = try await client.call(.get, "/api/galleries/Trip.gallery?width=\(Int(width))&style=\(style)", headers: harness.headers)
+            #expect(answer.status == .ok)
+            let state = try StateView(answer.json)
+            #expect(state.ids == gallery.images.map { $0.id.uuidString.lowercased() })
+            #expect(state.json["title"] as? String == "Trip")
+            // The frames are GalleryLayout's, not the page's own arithmetic.
+            let layout = LayoutStyle(rawValue: style)!.layout(aspectRatios: gallery.images.map(\.aspectRatio), columns: gallery.columns, width: width)
+            let ratios = gallery.images.map(\.aspectRatio)
+            let spacing = width < 600 ? 4.0 : 6.0
+            let library = style == "grid"
+                ? GalleryLayout.grid(aspectRatios: ratios, columns: gallery.columns, width: width, spacing: spacing)
+                : GalleryLayout.justified(aspectRatios: ratios, width: width, rowHeight: (width - Double(gallery.columns - 1) * spacing) / Double(gallery.columns), spacing: spacing)
+            #expect(state.frames == layout.frames)
+            for (frame, expected) in zip(state.frames, library.frames) {
+                #expect(abs(frame[0] - expected.x) <= 0.005 && abs(frame[2] - expected.width) <= 0.005 && abs(frame[3] - expected.height) <= 0.005)
+                #expect(frame[0] + frame[2] <= width + 0.01)
+            }
+        }
+    }
+
+    @Test func eachEditActionChangesTheDocumentAsTheCLIWould() async throws {
+        let harness = try ServerHarness()
+        let ids = try harness.document().ids
+        try await harness.test { client in
+            func edit(_ json: [String: Any]) async throws -> StateView {
+                let answer = try await client.call(.post, "/api/galleries/Trip.gallery/edits?width=600", json: json, headers: harness.headers)
+                #expect(answer.status == .ok, "\(json): \(String(describing: answer.json))")
+                return try StateView(answer.json)
+            }
+            var state = try await edit(["action": "move", "ids": [ids[3], ids[1]], "before": ids[0]])
+            #expect(state.ids == [ids[1], ids[3], ids[0], ids[2]])
+            #expect(try harness.document().ids == state.ids)
+            state = try await edit(["action": "move", "ids": [ids[1]], "before": NSNull()])
+            #expect(try harness.document().ids == [ids[3], ids[0], ids[2], ids[1]])
+            state = try await edit(["action": "remove", "ids": [ids[0], ids[2]]])
+            #expect(try harness.document().ids == [ids[3], ids[1]])
+            #expect(state.ids == [ids[3], ids[1]])
+            state = try await edit(["action": "columns", "count": 7])
+            #expect(try harness.document().gallery.columns == 7)
+            #expect(state.columns == 7)
+            _ = try await edit(["action": "caption", "id": ids[1], "text": "The harbour <script>"])
+            #expect(try harness.document().gallery.images[1].caption == "The harbour <script>")
+            _ = try await edit(["action": "title", "text": "Trip 2026"])
+            #expect(try harness.document().gallery.title == "Trip 2026")
+            for _ in 0..<4 { _ = try await edit(["action": "undo"]) }
+            #expect(try harness.document().ids == [ids[3], ids[0], ids[2], ids[1]], "four undos bring the removed images back")
+            state = try await edit(["action": "redo"])
+            #expect(try harness.document().ids == [ids[3], ids[1]])
+            #expect(state.json["canRedo"] as? Bool == true)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"action": "move"}"#, 400),
+        (#"{"action": "spin"}"#, 400),
+        (#"{"action": "columns", "count": 13}"#, 400),
+        (#"{"action": "columns", "count": "three"}"#, 400),
+        (#"{"action": "remove", "ids": ["not-a-uuid"]}"#, 400),
+        (#"{"action": "remove", "ids": ["\#(UUID().uuidString)"]}"#, 409),
+        (#"{"action": "redo"}"#, 400),
+        (#"{"action": "title", "text": "\#(String(repeating: "x", count: 10_001))"}"#, 400),
+        (#"{"action": "caption", "text": "x"}"#, 400),
+        ("not json", 400),
+    ])
+    func aWrongEditIsRefusedWithOneLineAndChangesNothing(body: String, statusCode: Int) async throws {
+        let status = HTTPResponse.Status(code: statusCode)
+        let harness = try ServerHarness()
+        let before = try Data(contentsOf: harness.folder.appendingPathComponent("Trip.gallery"))
+        try await harness.test { client in
+            var headers = harness.headers
+            headers[.contentType] = "application/json"
+            let response = try await client.execute(uri: "/api/galleries/Trip.gallery/edits", method: .post, headers: headers, body: ByteBuffer(string: body))
+            #expect(response.status == status, "\(body)")
+            let answer = try JSONSerialization.jsonObject(with: Data(buffer: response.body))
+            let message = try #require((answer as? [String: Any])?["error"] as? String)
+            #expect(!message.isEmpty && !message.contains("\n"))
+        }
+        #expect(try Data(contentsOf: harness.folder.appendingPathComponent("Trip.gallery")) == before, "nothing was written")
+    }
+
+    @Test func storedImagesAndThumbnailsAreServedFromTheDocument() async throws {
+        let harness = try ServerHarness()
+        let document = try harness.document()
+        let image = document.gallery.images[0]
+        try await harness.test { client in
+            let original = try await client.execute(uri: "/api/galleries/Trip.gallery/images/\(image.id)", method: .get, headers: harness.headers)
+            let cached = try document.cachedBytes(of: image)
+            #expect(original.status == .ok && Data(buffer: original.body) == cached)
+            #expect(original.headers[.contentType] == image.cached?.mediaType)
+            let thumbnail = try await client.execute(uri: "/api/galleries/Trip.gallery/thumbnails/\(image.id)", method: .get, headers: harness.headers)
+            let stored = try document.thumbnailBytes(of: image)
+            #expect(thumbnail.status == .ok && Data(buffer: thumbnail.body) == stored)
+            #expect(try await client.call(.get, "/api/galleries/Trip.gallery/images/\(UUID())", headers: harness.headers).status == .notFound)
+            #expect(try await client.call(.get, "/api/galleries/Trip.gallery/images/x", headers: harness.headers).status == .badRequest)
+        }
+    }
+
+    @Test func droppedURLsArePlaceholdersAtOnceThenImagesInDropOrder() async throws {
+        let images = try ImageServer()
+        let harness = try ServerHarness()
+        let ids = try harness.document().ids
+        let slow = images.url("/image/01-dawn.jpg?delay=1200&tag=slow").absoluteString
+        let fast = images.url("/image/02-forest.jpg?delay=0&tag=fast").absoluteString
+        let wrapped = "https://www.google.com/url?q=" + images.url("/image/03-portrait-exif6.jpg?tag=wrapped").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        try await harness.test { client in
+            let first = try await client.call(.post, "/api/galleries/Trip.gallery/drops", json: ["urls": [slow + "\r\n" + fast], "before": ids[1]], headers: harness.headers)
+            #expect(first.status == .accepted)
+            let state = try StateView(first.json)
+            #expect(state.items.map { $0["status"] as? String } == ["ok", "loading", "loading", "ok", "ok", "ok"])
+            #expect(state.items[1]["url"] as? String == slow && state.items[2]["url"] as? String == fast)
+            #expect(try harness.document().ids == ids, "nothing is inserted before it arrives")
+            // A second drop at the same place lands after the first, though it arrives sooner.
+            let second = try await client.call(.post, "/api/galleries/Trip.gallery/drops", json: ["urls": [wrapped], "before": ids[1]], headers: harness.headers)
+            #expect(second.status == .accepted)
+            await harness.services.arrivals.waitForAll()
+            let gallery = try harness.document().gallery
+            #expect(gallery.images.map(\.url.absoluteString)[1...3] == [slow, fast, images.url("/image/03-portrait-exif6.jpg?tag=wrapped").absoluteString])
+            #expect(gallery.images[1...3].allSatisfy { $0.isCached && $0.thumbnail != nil && !$0.hasFailed })
+            #expect(try await StateView(client.call(.get, "/api/galleries/Trip.gallery", headers: harness.headers).json).items.allSatisfy { $0["status"] as? String == "ok" })
+        }
+    }
+
+    @Test func aFailedDropIsAnErrorTileThatCanBeRetried() async throws {
+        let images = try ImageServer()
+        let harness = try ServerHarness(images: 1)
+        let flaky = images.url("/flaky/\(UUID())/04-diagram.png").absoluteString
+        try await harness.test { client in
+            _ = try await client.call(.post, "/api/galleries/Trip.gallery/drops", json: ["urls": [flaky]], headers: harness.headers)
+            await harness.services.arrivals.waitForAll()
+            let failed = try #require(try harness.document().gallery.images.last)
+            #expect(failed.hasFailed && failed.aspectRatio == 1)
+            let retry = try await client.call(.post, "/api/galleries/Trip.gallery/retries", json: ["id": failed.id.uuidString], headers: harness.headers)
+            #expect(retry.status == .accepted)
+            #expect(try StateView(retry.json).items.last?["status"] as? String == "loading")
+            await harness.services.arrivals.waitForAll()
+            let retried = try #require(try harness.document().gallery.images.last)
+            #expect(retried.id == failed.id && !retried.hasFailed && retried.isCached)
+            let again = try await client.call(.post, "/api/galleries/Trip.gallery/retries", json: ["id": failed.id.uuidString], headers: harness.headers)
+            #expect(again.status == .badRequest, "only a failed image is retried")
+        }
+    }
+
+    @Test(arguments: [
+        (["file:///etc/passwd"], HTTPResponse.Status.badRequest),
+        (["javascript:alert(1)"], .badRequest),
+        ([""], .badRequest),
+        (Array(repeating: "http://127.0.0.1:9/x.jpg", count: 101), .contentTooLarge),
+    ])
+    func dropsOfNonWebURLsOrTooManyAreRefused(urls: [String], status: HTTPResponse.Status) async throws {
+        let harness = try ServerHarness(images: 1)
+        try await harness.test { client in
+            let answer = try await client.call(.post, "/api/galleries/Trip.gallery/drops", json: ["urls": urls], headers: harness.headers)
+            #expect(answer.status == status)
+        }
+        #expect(try harness.document().gallery.images.count == 1)
+    }
+
+    @Test func anUploadedImageIsCheckedByItsBytesAndInserted() async throws {
+        let harness = try ServerHarness(images: 2) { $0.maximumUploadBytes = 200_000 }
+        let ids = try harness.document().ids
+        let file = try Data(contentsOf: Repository.sampleImage("05"))
+        try #require(file.count < 200_000)
+        try await harness.test { client in
+            var headers = harness.headers
+            headers[.fileName] = "beach%20photo.txt"  // the name says nothing; the bytes are an image
+            let uploaded = try await client.execute(uri: "/api/galleries/Trip.gallery/uploads?before=\(ids[0])", method: .post, headers: headers, body: ByteBuffer(bytes: file))
+            #expect(uploaded.status == .accepted)
+            await harness.services.arrivals.waitForAll()
+            let gallery = try harness.document().gallery
+            #expect(gallery.images.count == 3 && gallery.images[0].isCached && gallery.images[0].url.lastPathComponent == "beach photo.txt")
+            #expect(try harness.document().cachedBytes(of: gallery.images[0]) == file)
+
+            headers[.fileName] = "photo.jpg"
+            let text = try await client.call(.post, "/api/galleries/Trip.gallery/uploads", json: ["not": "an image"], headers: headers)
+            #expect(text.status == .unsupportedMediaType)
+            let big = try await client.execute(uri: "/api/galleries/Trip.gallery/uploads", method: .post, headers: headers, body: ByteBuffer(repeating: 0xFF, count: 200_001))
+            #expect(big.status == .contentTooLarge)
+        }
+        #expect(try harness.document().gallery.images.count == 3)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: harness.services.uploads.path))?.isEmpty ?? true, "no upload is left behind")
+    }
+}
