@@ -263,6 +263,10 @@ def run(session):
         wait_until(lambda: session.document()["images"][2]["caption"] == caption, "the caption was not saved")
         wait_until(lambda: page.text_content(f"{target} .caption") == caption, "the caption is not shown as text")
         check(page.title() != "pwned", "a caption ran as markup")
+        page.click(f".cell[data-id='{expected[4]}']")
+        page.click(f".cell[data-id='{expected[5]}']", modifiers=["Shift"])
+        still(page)
+        session.shoot(page, "gallery-desktop-edited")
 
         # The viewer: Enter opens, → pages, the filmstrip follows.
         page.focus(target)
