@@ -13,9 +13,10 @@ struct DocumentFolder: Sendable {
     init(_ folder: URL) throws {
         let resolved = Self.realPath(of: folder.standardizedFileURL) ?? folder.standardizedFileURL
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory) else {
             throw GalleryError(.fileNotFound, url: folder, "no such folder")
         }
+        guard isDirectory.boolValue else { throw GalleryError(.fileNotFound, url: folder, "not a folder; serve the folder that holds the documents") }
         url = resolved
     }
 

@@ -56,11 +56,17 @@ public struct GalleryServer: Sendable {
 
     /// Listens until SIGINT or SIGTERM, then finishes the requests in progress and returns.
     /// - Parameter started: called once listening, with the URL to open (it carries the token).
+    /// - Throws: `.ioFailure` if the address cannot be listened on (the port is taken).
     public func run(started: @escaping @Sendable (URL) -> Void) async throws {
         let services = Services(configuration: configuration, folder: folder)
         let application = makeApplication(services: services) { port in started(address(port: port)) }
         do {
             try await application.runService()
+        } catch let error as IOError {
+            await services.shutdown()
+            let address = configuration.host.contains(":") ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
+            let advice = error.errnoCode == EADDRINUSE ? "; choose another --port, or leave it out for a free one" : ""
+            throw GalleryError(.ioFailure, path: address, "cannot listen: \(String(cString: strerror(error.errnoCode)))\(advice)")
         } catch {
             await services.shutdown()
             throw error

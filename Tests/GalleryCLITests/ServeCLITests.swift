@@ -22,6 +22,30 @@ import Testing
         #expect(result.output.isEmpty)
     }
 
+    @Test func aDocumentInsteadOfAFolderIsExplained() throws {
+        FileManager.default.createFile(atPath: folder.path("Trip.gallery").path, contents: Data())
+        let result = try Command.gallery(["serve", "Trip.gallery"], in: folder.url)
+        #expect(result.status == 66 && result.errorOutput.hasSuffix("Trip.gallery: not a folder; serve the folder that holds the documents\n"), "\(result)")
+    }
+
+    /// A port already taken: one line naming the address, exit 74, and nothing printed on stdout.
+    @Test func aTakenPortIsOneLineAndExit74() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        _ = listen(listener, 1)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let result = try Command.gallery(["serve", ".", "--port", String(port)], in: folder.url)
+        #expect(result.status == 74, "\(result)")
+        #expect(result.errorOutput == "gallery: error: 127.0.0.1:\(port): cannot listen: Address already in use; choose another --port, or leave it out for a free one\n")
+        #expect(result.output.isEmpty)
+    }
+
     @Test func aPortOutOfRangeIsAUsageError() throws {
         let result = try Command.gallery(["serve", ".", "--port", "70000"], in: folder.url)
         #expect(result.status == 64 && result.errorOutput.contains("--port must be from 0 to 65535"), "\(result)")
