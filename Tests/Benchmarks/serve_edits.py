@@ -159,11 +159,26 @@ def main():
                         return images.length >= 300 && images.every(image => image.complete && image.naturalWidth > 0); }""", timeout=120000)
                     paints.append((painted, page.evaluate("() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime || 0")))
                     complete.append(time.perf_counter() - start)
+                # A move made with the keyboard (as a drag): shown, then saved.
+                shown, saved = [], []
+                for round in range(6):
+                    first = page.evaluate("() => document.querySelector('#canvas .cell[data-index=\"0\"]').dataset.id")
+                    page.focus(f".cell[data-id='{first}']")
+                    start = time.perf_counter()
+                    with page.expect_response(lambda response: "/edits" in response.url, timeout=60000) as answer:
+                        page.keyboard.press("Alt+ArrowRight")
+                        page.wait_for_function(f"() => document.querySelector(`.cell[data-id='{first}']`).dataset.index === '1'")
+                        shown.append(time.perf_counter() - start)
+                    answer.value.finished()
+                    saved.append(time.perf_counter() - start)
+                    page.wait_for_timeout(300)
                 browser.close()
             print("\n2. Gallery page of 300 photos (medians of 5 loads)")
             print(f"   first contentful paint (browser's own)   {statistics.median(p[1] for p in paints):8.1f} ms")
             print(f"   first image shown                        {statistics.median(p[0] for p in paints) * 1000:8.1f} ms")
             print(f"   all 300 thumbnails shown                 {statistics.median(complete) * 1000:8.1f} ms")
+            print(f"   a move (Alt+→, as a drag) on the page    {statistics.median(shown) * 1000:8.1f} ms   (median of 6)")
+            print(f"   ... and saved (the server's answer)      {statistics.median(saved) * 1000:8.1f} ms")
         except ImportError:
             print("\n2. skipped: Playwright is not installed")
 

@@ -76,6 +76,29 @@ import Testing
         #expect(images.map(\.caption) == ["server 5", "cli 5"])
     }
 
+    /// The events route over a real socket: the current version first, then a change for an edit
+    /// made through the app and one made by the CLI.
+    @Test func theEventStreamReportsEditsFromTheAppAndTheCLI() async throws {
+        let harness = try ServerHarness(images: 2)
+        let url = harness.folder.appendingPathComponent("Trip.gallery")
+        try await harness.test(.live) { client in
+            let port = try #require(client.port)
+            let events = try EventStreamReader(port: port, path: "/api/galleries/Trip.gallery/events", cookie: harness.cookie)
+            let first = try await events.nextEvent()
+            #expect(first["version"] as? String == DocumentVersion.of(url) && first["arriving"] as? Int == 0)
+
+            let edit = try await client.call(.post, "/api/galleries/Trip.gallery/edits", json: ["action": "columns", "count": 2], headers: harness.headers)
+            #expect(edit.status == .ok)
+            let afterEdit = try await events.nextEvent()
+            #expect(afterEdit["version"] as? String == DocumentVersion.of(url) && afterEdit["version"] as? String != first["version"] as? String)
+
+            let cli = try Command.gallery(["edit", url.path, "columns", "4"], in: harness.folder)
+            #expect(cli.status == 0, "\(cli)")
+            let afterCLI = try await events.nextEvent()
+            #expect(afterCLI["version"] as? String == DocumentVersion.of(url) && afterCLI["version"] as? String != afterEdit["version"] as? String)
+        }
+    }
+
     @Test func pagesAreToldOfEditsHereAndOfChangesOnDisk() async throws {
         let harness = try ServerHarness(images: 1)
         let url = harness.folder.appendingPathComponent("Trip.gallery")

@@ -99,3 +99,52 @@ struct StateView {
 extension GalleryDocument {
     var ids: [String] { gallery.images.map { $0.id.uuidString.lowercased() } }
 }
+
+/// A client of a server-sent event stream over a plain socket (the test client reads whole
+/// responses, and an event stream never ends): sends the request, then reads events one by one.
+final class EventStreamReader: @unchecked Sendable {
+    private let descriptor: Int32
+    private var received = ""
+
+    init(port: Int, path: String, cookie: String) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw CocoaError(.fileReadUnknown) }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = "GET \(path) HTTP/1.1\r\nHost: localhost:\(port)\r\nCookie: \(cookie)\r\nAccept: text/event-stream\r\n\r\n"
+        _ = request.withCString { write(descriptor, $0, strlen($0)) }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The data of the next `change` event, as JSON; fails after 5 s without one.
+    func nextEvent() async throws -> [String: Any] {
+        let line: String = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.readDataLine() })
+            }
+        }
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    private func readDataLine() throws -> String {
+        while true {
+            if let start = received.range(of: "data: "), let end = received[start.upperBound...].range(of: "\n\n") {
+                let line = String(received[start.upperBound..<end.lowerBound])
+                received = String(received[end.upperBound...])
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = read(descriptor, &chunk, chunk.count)
+            guard count > 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no event within 5 s; got \(received.debugDescription)"]) }
+            received += String(decoding: chunk[0..<count], as: UTF8.self)
+        }
+    }
+}
