@@ -142,7 +142,9 @@ struct GalleryRoutes {
     private func storeUpload(_ request: Request) async throws -> URL {
         let bytes = try await JSONBody.bytes(of: request, maximumBytes: services.configuration.maximumUploadBytes)
         guard !bytes.isEmpty else { throw APIError(.badRequest, "the upload is empty") }
-        let given = request.headers[.fileName].flatMap { $0.removingPercentEncoding } ?? "upload"
+        // The name is only a label (the image's file: URL ends with it): one plain component.
+        let given = (request.headers[.fileName].flatMap { $0.removingPercentEncoding } ?? "upload")
+            .unicodeScalars.filter { $0.value >= 0x20 && $0 != "\u{7F}" }.map(String.init).joined()
         let name = given.split(separator: "/").last.map(String.init).flatMap { $0.hasPrefix(".") || $0.isEmpty ? nil : $0 } ?? "upload"
         let folder = services.uploads.appendingPathComponent(UUID().uuidString)
         let file = folder.appendingPathComponent(String(name.prefix(200)))

@@ -19,7 +19,13 @@ struct GalleryState: Encodable, Sendable {
         var isCached: Bool
         /// Set on a placeholder: it is not in the document yet.
         var isPlaceholder: Bool
+        /// The viewer's filmstrip width of this image when current (`GalleryLayout.filmstrip`,
+        /// settled), in CSS pixels; the other cells are `stripCell` squares.
+        var stripWidth: Double = GalleryState.stripCell
     }
+
+    /// The side of the viewer's filmstrip cells, in CSS pixels.
+    static let stripCell = 56.0
 
     struct Layout: Encodable, Sendable {
         var style: LayoutStyle
@@ -102,7 +108,10 @@ extension GalleryState {
             items.append(Item(
                 id: image.id.uuidString.lowercased(), status: status, url: image.url.absoluteString, caption: image.caption, error: image.error,
                 alt: alt, width: image.width, height: image.height, hasThumbnail: image.thumbnail != nil,
-                isCached: image.isCached, isPlaceholder: false
+                isCached: image.isCached, isPlaceholder: false,
+                stripWidth: image.hasFailed ? Self.stripCell : GalleryLayout.filmstrip(
+                    aspectRatios: [image.aspectRatio], current: 0, expansion: 1, width: Self.stripCell, height: Self.stripCell
+                ).frames[0].width.rounded()
             ))
             ratios.append(image.hasFailed ? 1 : image.aspectRatio)
         }

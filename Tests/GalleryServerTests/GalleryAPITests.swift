@@ -28,6 +28,11 @@ import Testing
                 ? GalleryLayout.grid(aspectRatios: ratios, columns: gallery.columns, width: width, spacing: spacing)
                 : GalleryLayout.justified(aspectRatios: ratios, width: width, rowHeight: (width - Double(gallery.columns - 1) * spacing) / Double(gallery.columns), spacing: spacing)
             #expect(state.frames == layout.frames)
+            // The viewer's filmstrip widths are GalleryLayout's too.
+            for (item, image) in zip(state.items, gallery.images) {
+                let strip = GalleryLayout.filmstrip(aspectRatios: [image.aspectRatio], current: 0, expansion: 1, width: 56, height: 56)
+                #expect(item["stripWidth"] as? Double == strip.frames[0].width.rounded())
+            }
             for (frame, expected) in zip(state.frames, library.frames) {
                 #expect(abs(frame[0] - expected.x) <= 0.005 && abs(frame[2] - expected.width) <= 0.005 && abs(frame[3] - expected.height) <= 0.005)
                 #expect(frame[0] + frame[2] <= width + 0.01)
@@ -187,13 +192,19 @@ import Testing
             #expect(gallery.images.count == 3 && gallery.images[0].isCached && gallery.images[0].url.lastPathComponent == "beach photo.txt")
             #expect(try harness.document().cachedBytes(of: gallery.images[0]) == file)
 
+            headers[.fileName] = "..%2F..%2Fevil%00.jpg"  // a label only: never a path
+            let again = try await client.execute(uri: "/api/galleries/Trip.gallery/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: file))
+            #expect(again.status == .accepted)
+            await harness.services.arrivals.waitForAll()
+            #expect(try harness.document().gallery.images.last?.url.lastPathComponent == "evil.jpg")
+
             headers[.fileName] = "photo.jpg"
             let text = try await client.call(.post, "/api/galleries/Trip.gallery/uploads", json: ["not": "an image"], headers: headers)
             #expect(text.status == .unsupportedMediaType)
             let big = try await client.execute(uri: "/api/galleries/Trip.gallery/uploads", method: .post, headers: headers, body: ByteBuffer(repeating: 0xFF, count: 200_001))
             #expect(big.status == .contentTooLarge)
         }
-        #expect(try harness.document().gallery.images.count == 3)
+        #expect(try harness.document().gallery.images.count == 4)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: harness.services.uploads.path))?.isEmpty ?? true, "no upload is left behind")
     }
 }

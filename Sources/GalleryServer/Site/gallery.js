@@ -522,8 +522,7 @@
     }
     Array.from(strip.children).forEach(function (thumb, at) {
       thumb.classList.toggle('current', at === current);
-      const ratio = item.width && item.height ? Math.min(Math.max(item.width / item.height, 0.5), 3) : 1;
-      if (at === current) thumb.style.setProperty('--strip-width', Math.round(56 * ratio) + 'px');
+      if (at === current) thumb.style.setProperty('--strip-width', item.stripWidth + 'px');
     });
     centreStrip();
   }
