@@ -62,16 +62,19 @@ public struct GalleryServer: Sendable {
         let application = makeApplication(services: services) { port in started(address(port: port)) }
         do {
             try await application.runService()
-        } catch let error as IOError {
-            await services.shutdown()
-            let address = configuration.host.contains(":") ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
-            let advice = error.errnoCode == EADDRINUSE ? "; choose another --port, or leave it out for a free one" : ""
-            throw GalleryError(.ioFailure, path: address, "cannot listen: \(String(cString: strerror(error.errnoCode)))\(advice)")
         } catch {
             await services.shutdown()
-            throw error
+            throw explained(error)
         }
         await services.shutdown()
+    }
+
+    /// A failure to listen as one line naming the address; other errors as they are.
+    private func explained(_ error: any Error) -> any Error {
+        guard let error = error as? IOError else { return error }
+        let address = configuration.host.contains(":") ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
+        let advice = error.errnoCode == EADDRINUSE ? "; choose another --port, or leave it out for a free one" : ""
+        return GalleryError(.ioFailure, path: address, "cannot listen: \(String(cString: strerror(error.errnoCode)))\(advice)")
     }
 
     /// The application: the router, and the poller of change events beside it.
