@@ -25,6 +25,8 @@ actor DocumentEvents: Service {
     /// Counts images still arriving per document, for the event (set by `Arrivals`).
     private var arriving: [URL: Int] = [:]
 
+    static let heartbeatInterval: Duration = .seconds(15)
+
     init(pollInterval: Duration) {
         self.pollInterval = pollInterval
     }
@@ -78,9 +80,14 @@ actor DocumentEvents: Service {
 
     /// Polls the watched documents until the server shuts down, then ends every stream.
     func run() async throws {
+        var lastHeartbeat = ContinuousClock.now
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             try? await Task.sleep(for: pollInterval)
-            for url in watches.keys { publish(url, force: false) }
+            // Now and then every page is told again, unchanged: writing to a page that has gone
+            // fails, which ends its stream — otherwise it would wait for the document's next change.
+            let isHeartbeat = ContinuousClock.now - lastHeartbeat >= Self.heartbeatInterval
+            if isHeartbeat { lastHeartbeat = .now }
+            for url in watches.keys { publish(url, force: isHeartbeat) }
         }
         shutDown()
     }

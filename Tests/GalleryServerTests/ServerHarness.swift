@@ -134,6 +134,14 @@ final class EventStreamReader: @unchecked Sendable {
         return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
 
+    /// The next event whose version is not `version`; fails after 5 s without one.
+    func nextEvent(otherThan version: String?) async throws -> [String: Any] {
+        while true {
+            let event = try await nextEvent()
+            if event["version"] as? String != version { return event }
+        }
+    }
+
     private func readDataLine() throws -> String {
         while true {
             if let start = received.range(of: "data: "), let end = received[start.upperBound...].range(of: "\n\n") {
