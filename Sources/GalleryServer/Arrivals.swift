@@ -41,8 +41,8 @@ actor Arrivals {
         }
         let placeholders = sources.map { Placeholder(source: $0.description, before: before) }
         waiting[url, default: []] += placeholders
-        await services.events.setArriving(waiting[url]!.count, for: url)
 
+        // Chained before any suspension, so a drop that comes in meanwhile goes after this one.
         let previous = lastInsertion[url]
         let job = UUID()
         let task = Task {
@@ -59,6 +59,7 @@ actor Arrivals {
         }
         lastInsertion[url] = task
         running[job] = task
+        await services.events.setArriving(waiting[url]?.count ?? 0, for: url)
         return placeholders
     }
 
