@@ -353,7 +353,7 @@
         if (first === 0) return;
         let at = first - 1;
         while (at > 0 && (moving.has(state.items[at].id) || state.items[at].isPlaceholder)) at -= 1;
-        move(ids, state.items[at].id);
+        move(ids, nextRealAfter(at, moving));
       } else {
         const last = Math.max.apply(null, positions);
         let at = last + 1;
