@@ -25,6 +25,7 @@ actor Arrivals {
     private var retrying: [URL: Set<UUID>] = [:]
     private var lastInsertion: [URL: Task<Void, Never>] = [:]
     private var running: [UUID: Task<Void, Never>] = [:]
+    private var failures: [URL: String] = [:]
 
     func placeholders(in url: URL) -> [Placeholder] { waiting[url] ?? [] }
 
@@ -46,16 +47,20 @@ actor Arrivals {
         let previous = lastInsertion[url]
         let job = UUID()
         let task = Task {
-            let prepared = try? await PreparedImages.prepare(sources, cache: true, thumbnails: true, fetcher: services.fetcher)
-            await previous?.value
-            if let prepared {
-                _ = try? await services.edits.apply({ document in
+            var failure: (any Error)?
+            do {
+                let prepared = try await PreparedImages.prepare(sources, cache: true, thumbnails: true, fetcher: services.fetcher)
+                await previous?.value
+                _ = try await services.edits.apply({ document in
                     let offset = before.flatMap { id in document.gallery.images.firstIndex { $0.id == id } }
                     try document.insert(prepared, at: offset)
                 }, to: url)
+            } catch {
+                await previous?.value
+                failure = error
             }
             if let discarding { try? FileManager.default.removeItem(at: discarding) }
-            await self.arrived(placeholders.map(\.id), in: url, job: job, services: services)
+            await self.arrived(placeholders.map(\.id), in: url, job: job, failure: failure, services: services)
         }
         lastInsertion[url] = task
         running[job] = task
@@ -80,7 +85,11 @@ actor Arrivals {
         }
     }
 
-    private func arrived(_ ids: [UUID], in url: URL, job: UUID, services: Services) async {
+    /// Why the last arrival in the document failed, until one succeeds.
+    func lastFailure(in url: URL) -> String? { failures[url] }
+
+    private func arrived(_ ids: [UUID], in url: URL, job: UUID, failure: (any Error)?, services: Services) async {
+        failures[url] = failure.map { "\(ids.count == 1 ? "an image" : "\(ids.count) images") could not be added: \(APIError.from($0).message)" }
         let arrived = Set(ids)
         waiting[url]?.removeAll { arrived.contains($0.id) }
         if waiting[url]?.isEmpty == true {

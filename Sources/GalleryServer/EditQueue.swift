@@ -16,6 +16,9 @@ actor EditQueue {
         var gallery: Gallery
         var canUndo: Bool
         var canRedo: Bool
+        /// The file's version just after this save (`DocumentVersion`), read before any later
+        /// save can land, so that a page never pairs this content with a newer version.
+        var version = ""
     }
 
     private struct Job {
@@ -64,24 +67,31 @@ actor EditQueue {
 
     /// Opens the document under its lock, applies each edit, saves once — or not at all when
     /// the edits changed nothing (all failed, or set what was already so).
-    private static func save(_ edits: [Edit], at url: URL) throws -> [Result<Outcome, any Error>] {
+    static func save(_ edits: [Edit], at url: URL) throws -> [Result<Outcome, any Error>] {
         var applied: [Result<Void, any Error>] = []
         var unchanged: Outcome?
         do {
-            let saved = try GalleryDocument.modify(at: url) { document -> Outcome in
-                let before = document.gallery
+            var saved = try GalleryDocument.modify(at: url) { document -> Outcome in
+                // Whether any edit changed the gallery — each one, not the end against the start:
+                // an edit and its undo in one batch leave the gallery as it was but change the
+                // history, which must be saved.
+                var changed = false
                 for edit in edits {
+                    let before = document.gallery
                     applied.append(Result { try edit(&document) })
+                    changed = changed || document.gallery != before
                 }
                 let outcome = Outcome(gallery: document.gallery, canUndo: document.canUndo, canRedo: document.canRedo)
-                if document.gallery == before {
+                guard changed else {
                     unchanged = outcome
                     throw NothingToSave()
                 }
                 return outcome
             }
+            saved.version = DocumentVersion.of(url)
             return applied.map { result in result.map { saved } }
         } catch is NothingToSave {
+            unchanged!.version = DocumentVersion.of(url)
             return applied.map { result in result.map { unchanged! } }
         }
     }

@@ -28,9 +28,7 @@ struct GalleryRoutes {
         let api = router.group("api/galleries")
         api.get(":name") { request, context in
             try await handled {
-                let url = try document(context)
-                let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
-                return JSONBody.response(await state(of: url, gallery: opened.gallery, canUndo: opened.canUndo, canRedo: opened.canRedo, for: request))
+                try await currentState(of: document(context), for: request, status: .ok)
             }
         }
         api.post(":name/edits") { request, context in
@@ -40,7 +38,7 @@ struct GalleryRoutes {
                 let outcome = try await services.edits.apply(change, to: url)
                 _ = services.recents.record(url, .edited)
                 await services.events.documentChanged(url)
-                return JSONBody.response(await state(of: url, gallery: outcome.gallery, canUndo: outcome.canUndo, canRedo: outcome.canRedo, for: request))
+                return JSONBody.response(await state(of: url, gallery: outcome.gallery, canUndo: outcome.canUndo, canRedo: outcome.canRedo, version: outcome.version, for: request))
             }
         }
         api.post(":name/drops") { request, context in
@@ -57,7 +55,12 @@ struct GalleryRoutes {
                 let url = try document(context)
                 let file = try await storeUpload(request)
                 let before = request.uri.queryParameters["before"].flatMap { UUID(uuidString: String($0)) }
-                _ = try await services.arrivals.receive([.file(file)], before: before, into: url, services: services, discarding: file.deletingLastPathComponent())
+                do {
+                    _ = try await services.arrivals.receive([.file(file)], before: before, into: url, services: services, discarding: file.deletingLastPathComponent())
+                } catch {
+                    try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
+                    throw error
+                }
                 return try await currentState(of: url, for: request, status: .accepted)
             }
         }
@@ -104,18 +107,23 @@ struct GalleryRoutes {
         try folder.document(named: context.parameters.require("name"))
     }
 
+    /// The document as it is on disk. Its version is read before the file: a save landing in
+    /// between makes the answer look older than it is (the page loads again at the next event),
+    /// never newer (the page would keep showing the older content).
     private func currentState(of url: URL, for request: Request, status: HTTPResponse.Status) async throws -> Response {
-        let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
-        return JSONBody.response(await state(of: url, gallery: opened.gallery, canUndo: opened.canUndo, canRedo: opened.canRedo, for: request), status: status)
+        let (version, opened) = try await offloaded { (DocumentVersion.of(url), try GalleryDocument(contentsOf: url)) }
+        let state = await state(of: url, gallery: opened.gallery, canUndo: opened.canUndo, canRedo: opened.canRedo, version: version, for: request)
+        return JSONBody.response(state, status: status)
     }
 
-    private func state(of url: URL, gallery: Gallery, canUndo: Bool, canRedo: Bool, for request: Request) async -> GalleryState {
+    private func state(of url: URL, gallery: Gallery, canUndo: Bool, canRedo: Bool, version: String, for request: Request) async -> GalleryState {
         let query = request.uri.queryParameters
         let width = query["width"].flatMap { Double(String($0)) }.map { min(max($0, 100), 10_000) } ?? 1200
         let style = query["style"].flatMap { LayoutStyle(rawValue: String($0)) } ?? .justified
         return GalleryState(
-            name: url.lastPathComponent, gallery: gallery, canUndo: canUndo, canRedo: canRedo, version: DocumentVersion.of(url),
+            name: url.lastPathComponent, gallery: gallery, canUndo: canUndo, canRedo: canRedo, version: version,
             placeholders: await services.arrivals.placeholders(in: url), retrying: await services.arrivals.isRetrying(in: url),
+            arrivalFailure: await services.arrivals.lastFailure(in: url),
             style: style, width: width
         )
     }

@@ -113,8 +113,34 @@ public struct GalleryServer: Sendable {
     /// name at this machine (DNS rebinding), and is refused.
     var allowedHosts: Set<String> {
         var hosts: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
-        hosts.insert(configuration.host.contains(":") ? "[\(configuration.host.lowercased())]" : configuration.host.lowercased())
+        var named = [configuration.host]
+        // Listening on every address: other machines name this one by one of its addresses.
+        if ["0.0.0.0", "::"].contains(configuration.host) { named += Self.interfaceAddresses() + [ProcessInfo.processInfo.hostName] }
+        for host in named {
+            hosts.insert(host.contains(":") ? "[\(host.lowercased())]" : host.lowercased())
+        }
         return hosts
+    }
+
+    /// This machine's IPv4 and IPv6 addresses, as text (an IPv6 one without its zone).
+    static func interfaceAddresses() -> [String] {
+        var first: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&first) == 0 else { return [] }
+        defer { freeifaddrs(first) }
+        var addresses: [String] = []
+        var next = first
+        while let interface = next {
+            defer { next = interface.pointee.ifa_next }
+            guard let address = interface.pointee.ifa_addr else { continue }
+            let family = Int32(address.pointee.sa_family)
+            guard family == AF_INET || family == AF_INET6 else { continue }
+            var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+            guard getnameinfo(address, length, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            let name = String(cString: text)
+            addresses.append(String(name.split(separator: "%").first ?? Substring(name)))
+        }
+        return addresses
     }
 
     /// The server's own log says only what went wrong: the CLI prints what the person needs.

@@ -41,6 +41,9 @@ struct GalleryState: Encodable, Sendable {
     var canUndo: Bool
     var canRedo: Bool
     var version: String
+    /// Why the last images dropped in could not be added (the document was renamed or busy),
+    /// until images arrive again.
+    var arrivalFailure: String?
     var items: [Item]
     var layout: Layout
 }
@@ -83,7 +86,7 @@ extension GalleryState {
     /// (in their order), laid out for `width`.
     init(
         name: String, gallery: Gallery, canUndo: Bool, canRedo: Bool, version: String,
-        placeholders: [Arrivals.Placeholder], retrying: Set<UUID>, style: LayoutStyle, width: Double
+        placeholders: [Arrivals.Placeholder], retrying: Set<UUID>, arrivalFailure: String? = nil, style: LayoutStyle, width: Double
     ) {
         var before: [UUID: [Arrivals.Placeholder]] = [:]
         var atEnd: [Arrivals.Placeholder] = []
@@ -118,7 +121,7 @@ extension GalleryState {
         atEnd.forEach(add)
         self.init(
             name: name, title: gallery.title, columns: gallery.columns, canUndo: canUndo, canRedo: canRedo, version: version,
-            items: items, layout: style.layout(aspectRatios: ratios, columns: gallery.columns, width: width)
+            arrivalFailure: arrivalFailure, items: items, layout: style.layout(aspectRatios: ratios, columns: gallery.columns, width: width)
         )
     }
 }

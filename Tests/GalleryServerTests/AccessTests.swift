@@ -114,6 +114,21 @@ import Testing
         #expect(!wide.isLoopbackOnly)
     }
 
+    /// With `--host 0.0.0.0` other machines send this machine's address as Host: it is allowed,
+    /// and other names still are not.
+    @Test func listeningOnEveryAddressAllowsThisMachinesAddresses() throws {
+        var configuration = GalleryServer.Configuration(folder: URL(fileURLWithPath: "/tmp"))
+        configuration.host = "0.0.0.0"
+        let hosts = try GalleryServer(configuration: configuration).allowedHosts
+        let addresses = GalleryServer.interfaceAddresses()
+        #expect(addresses.contains("127.0.0.1"), "\(addresses)")
+        for address in addresses {
+            #expect(hosts.contains(address.contains(":") ? "[\(address.lowercased())]" : address), "\(address)")
+        }
+        #expect(!hosts.contains("evil.example"))
+        #expect(try GalleryServer(configuration: .init(folder: URL(fileURLWithPath: "/tmp"))).allowedHosts == ["127.0.0.1", "localhost", "[::1]"])
+    }
+
     @Test func eachStartHasItsOwnToken() throws {
         let folder = TemporaryFolder()
         let first = try GalleryServer(configuration: .init(folder: folder.url))

@@ -54,6 +54,39 @@ import Testing
         #expect(edits == 2 * rounds && saves <= edits, "\(edits) edits in \(saves) saves")
     }
 
+    /// An edit and an undo coalesced into one save leave the gallery as it was, but not its
+    /// history: the save still happens, so Redo brings back that edit, not an older one.
+    @Test func anEditAndItsUndoInOneSaveKeepTheHistory() async throws {
+        let harness = try ServerHarness(images: 2)
+        await harness.services.shutdown()  // only the queue's save is used
+        let url = harness.folder.appendingPathComponent("Trip.gallery")
+        try GalleryDocument.modify(at: url) { document in
+            try document.edit { try $0.setColumns(5) }
+            try document.undo()
+        }
+        let outcomes = try EditQueue.save([{ try $0.edit { try $0.setColumns(7) } }, { try $0.undo() }], at: url)
+        #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
+        try GalleryDocument.modify(at: url) { document in try document.redo() }
+        #expect(try harness.document().gallery.columns == 7, "the redo is the batch's edit, not the one before it")
+    }
+
+    /// Images that cannot be inserted (the document went away while they were fetched) are
+    /// reported, not dropped silently.
+    @Test func anArrivalThatCannotBeInsertedIsReported() async throws {
+        let images = try ImageServer()
+        let harness = try ServerHarness(images: 1)
+        let url = harness.folder.appendingPathComponent("Trip.gallery")
+        try await harness.test { client in
+            let slow = images.url("/image/01-dawn.jpg?delay=800").absoluteString
+            let drop = try await client.call(.post, "/api/galleries/Trip.gallery/drops", json: ["urls": [slow]], headers: harness.headers)
+            #expect(drop.status == .accepted)
+            try FileManager.default.moveItem(at: url, to: harness.folder.appendingPathComponent("Moved.gallery"))
+            await harness.services.arrivals.waitForAll()
+            let failure = try #require(await harness.services.arrivals.lastFailure(in: url))
+            #expect(failure.hasPrefix("an image could not be added: ") && failure.contains("Trip.gallery"), "\(failure)")
+        }
+    }
+
     /// The CLI editing while the server does: both wait for the document's lock, nothing is lost.
     @Test func editsFromTheServerAndTheCLIAtOnceAreAllKept() async throws {
         let harness = try ServerHarness(images: 2)

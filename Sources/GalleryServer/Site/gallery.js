@@ -42,7 +42,11 @@
 
   // Rendering ----------------------------------------------------------------------------------
 
+  let failureShown = null;
+
   function render(next) {
+    if (next.arrivalFailure && next.arrivalFailure !== failureShown) say(next.arrivalFailure, true);
+    failureShown = next.arrivalFailure;
     state = next;
     document.title = (state.title || name) + ' — Gallery';
     document.getElementById('title').textContent = state.title || name.replace(/\.gallery$/i, '');
@@ -174,7 +178,9 @@
 
   async function send(route, body) {
     try {
-      render(await api('POST', base + '/' + route + query(), body));
+      const answer = await api('POST', base + '/' + route + query(), body);
+      loading = null;  // a reload started before this edit must not draw over its answer
+      render(answer);
     } catch (error) {
       say(error.message, true);
       load();
@@ -311,9 +317,11 @@
   async function upload(files, before) {
     for (const file of files) {
       try {
-        render(await api('POST', base + '/uploads' + query() + (before ? '&before=' + before : ''), file, {
+        const answer = await api('POST', base + '/uploads' + query() + (before ? '&before=' + before : ''), file, {
           headers: { 'Content-Type': file.type || 'application/octet-stream', 'X-File-Name': encodeURIComponent(file.name) },
-        }));
+        });
+        loading = null;
+        render(answer);
       } catch (error) {
         say(file.name + ': ' + error.message, true);
       }
@@ -341,6 +349,7 @@
     if (!cell || event.target.tagName === 'INPUT' || !state) return;
     const id = cell.dataset.id;
     const index = indexOf(id);
+    if (index < 0) return;  // a cell fading out after its image was removed
     const item = state.items[index];
     if (event.altKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
       event.preventDefault();
