@@ -5,7 +5,7 @@ import Hummingbird
 import NIOCore
 
 /// A failed request as the app's pages read it: a status and `{"error": "one line for a person"}`.
-struct APIError: Error, HTTPResponseError {
+struct APIError: Error {
     let status: HTTPResponse.Status
     let message: String
 
@@ -43,10 +43,6 @@ struct APIError: Error, HTTPResponseError {
         var response = JSONBody.response(["error": message])
         response.status = status
         return response
-    }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        AccessGuard.secured(response)
     }
 }
 

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The checks every request passes before any route sees it, and the headers every response gets.
+/// The checks every request passes before any route sees it, the headers every response gets,
+/// and every error a route throws turned into the app's one-line JSON answer (`APIError`).
 ///
 /// 1. `Host` names this server (not another site's name pointed here: DNS rebinding).
 /// 2. The start's token: `?token=` in the printed URL is swapped for an HttpOnly, SameSite=Strict
@@ -40,7 +41,11 @@ struct AccessGuard: RouterMiddleware {
                 return Self.refusal(.forbidden, "changes are accepted only from this app's own pages")
             }
         }
-        return Self.secured(try await next(request, context))
+        do {
+            return Self.secured(try await next(request, context))
+        } catch {
+            return Self.secured(APIError.from(error).response)
+        }
     }
 
     /// The host of a `Host` header, lowercased, without its port; an IPv6 address keeps its brackets.

@@ -33,11 +33,12 @@ actor Arrivals {
 
     /// Shows a placeholder for each source at once, then fetches (or reads) and caches them, and
     /// inserts them before `before` in one edit, after the document's earlier arrivals.
-    /// - Parameter discarding: a folder to remove once done (an upload's).
+    /// - Parameter discarding: a folder to remove once done, or at once if refused (an upload's).
     /// - Throws: `APIError` 429 when the document has too many images arriving already.
     func receive(_ sources: [ImageSource], before: UUID?, into url: URL, services: Services, discarding: URL? = nil) async throws -> [Placeholder] {
         let count = waiting[url]?.count ?? 0
         guard count + sources.count <= Self.maximumWaiting else {
+            if let discarding { try? FileManager.default.removeItem(at: discarding) }
             throw APIError(.tooManyRequests, "\(count) images are still arriving in \(url.lastPathComponent); wait for them first")
         }
         let placeholders = sources.map { Placeholder(source: $0.description, before: before) }

@@ -45,76 +45,60 @@ struct BrowserRoutes {
     func register(on router: Router<BasicRequestContext>) {
         let api = router.group("api")
         api.get("documents") { request, _ in
-            try await handled { try await list(request) }
+            try await list(request)
         }
         api.get("documents/:name/preview") { _, context in
-            try await handled {
-                let url = try folder.document(named: context.parameters.require("name"))
-                guard let jpeg = try await offloaded({ try GalleryDocument.previewBytes(ofDocumentAt: url) }) else {
-                    throw APIError(.notFound, "\(url.lastPathComponent) has no preview")
-                }
-                return ImageBody.response(jpeg, mediaType: "image/jpeg", tag: DocumentVersion.of(url))
+            let url = try folder.document(named: context.parameters.require("name"))
+            guard let jpeg = try await offloaded({ try GalleryDocument.previewBytes(ofDocumentAt: url) }) else {
+                throw APIError(.notFound, "\(url.lastPathComponent) has no preview")
             }
+            return ImageBody.response(jpeg, mediaType: "image/jpeg", tag: DocumentVersion.of(url))
         }
         api.post("documents") { request, _ in
-            try await handled {
-                let title = try await JSONBody.decode(NewDocument.self, from: request).title
-                if let title, title.count > GalleryEdit.maximumTextLength { throw APIError(.badRequest, "the title is too long") }
-                let folder = folder.url
-                let created = try await offloaded { try GalleryDocument.createDocument(in: folder, title: title).url }
-                return record(created, .created, status: .created)
-            }
+            let title = try await JSONBody.decode(NewDocument.self, from: request).title
+            if let title, title.count > GalleryEdit.maximumTextLength { throw APIError(.badRequest, "the title is too long") }
+            let folder = folder.url
+            let created = try await offloaded { try GalleryDocument.createDocument(in: folder, title: title).url }
+            return record(created, .created, status: .created)
         }
         api.post("documents/:name/duplicate") { _, context in
-            try await handled {
-                let url = try folder.document(named: context.parameters.require("name"))
-                return record(try await offloaded { try GalleryDocument.duplicateDocument(at: url) }, .duplicated, status: .created)
-            }
+            let url = try folder.document(named: context.parameters.require("name"))
+            return record(try await offloaded { try GalleryDocument.duplicateDocument(at: url) }, .duplicated, status: .created)
         }
         api.post("documents/:name/rename") { request, context in
-            try await handled {
-                let url = try folder.document(named: context.parameters.require("name"))
-                let wanted = try await JSONBody.decode(Named.self, from: request).name
-                let destination = try folder.newDocument(named: wanted)
-                return record(try await offloaded { try GalleryDocument.renameDocument(at: url, to: destination.lastPathComponent) }, .renamed)
-            }
+            let url = try folder.document(named: context.parameters.require("name"))
+            let wanted = try await JSONBody.decode(Named.self, from: request).name
+            let destination = try folder.newDocument(named: wanted)
+            return record(try await offloaded { try GalleryDocument.renameDocument(at: url, to: destination.lastPathComponent) }, .renamed)
         }
         api.post("documents/:name/trash") { _, context in
-            try await handled {
-                let url = try folder.document(named: context.parameters.require("name"))
-                let trash = services.trash
-                let trashed = try await offloaded { try trash.moveToTrash(url) }
-                return JSONBody.response(Named(name: trashed.name))
-            }
+            let url = try folder.document(named: context.parameters.require("name"))
+            let trash = services.trash
+            let trashed = try await offloaded { try trash.moveToTrash(url) }
+            return JSONBody.response(Named(name: trashed.name))
         }
         api.get("trash") { _, _ in
-            try await handled {
-                let trash = services.trash
-                let documents = try await offloaded { trash.documents() }
-                let here = documents.filter { $0.originalURL.map(folder.holds) == true }
-                return JSONBody.response(here.map { Trashed(name: $0.name, originalName: $0.originalURL?.lastPathComponent ?? $0.name, deleted: $0.deletionDate) })
-            }
+            let trash = services.trash
+            let documents = try await offloaded { trash.documents() }
+            let here = documents.filter { $0.originalURL.map(folder.holds) == true }
+            return JSONBody.response(here.map { Trashed(name: $0.name, originalName: $0.originalURL?.lastPathComponent ?? $0.name, deleted: $0.deletionDate) })
         }
         api.post("trash/:name/restore") { _, context in
-            try await handled {
-                let name = try context.parameters.require("name").removingPercentEncoding ?? ""
-                let trash = services.trash
-                let documents = try await offloaded { trash.documents() }
-                // Only documents trashed from this folder: a restore writes where the document
-                // was, and nothing outside the folder is ever written.
-                guard let trashed = documents.first(where: { $0.name == name && $0.originalURL.map(folder.holds) == true }) else {
-                    throw APIError(.notFound, "\(name): no document of this folder by that name in the Trash")
-                }
-                return record(try await offloaded { try trash.restore(trashed) }, .restored)
+            let name = try context.parameters.require("name").removingPercentEncoding ?? ""
+            let trash = services.trash
+            let documents = try await offloaded { trash.documents() }
+            // Only documents trashed from this folder: a restore writes where the document
+            // was, and nothing outside the folder is ever written.
+            guard let trashed = documents.first(where: { $0.name == name && $0.originalURL.map(folder.holds) == true }) else {
+                throw APIError(.notFound, "\(name): no document of this folder by that name in the Trash")
             }
+            return record(try await offloaded { try trash.restore(trashed) }, .restored)
         }
         api.get("recents") { _, _ in
-            try await handled {
-                let recents = services.recents
-                let documents = try await offloaded { recents.documents() }
-                let here = documents.filter { folder.holds($0.url) && FileManager.default.fileExists(atPath: $0.url.path) }
-                return JSONBody.response(here.map { Recent(name: $0.url.lastPathComponent, event: $0.event.rawValue, date: $0.date) })
-            }
+            let recents = services.recents
+            let documents = try await offloaded { recents.documents() }
+            let here = documents.filter { folder.holds($0.url) && FileManager.default.fileExists(atPath: $0.url.path) }
+            return JSONBody.response(here.map { Recent(name: $0.url.lastPathComponent, event: $0.event.rawValue, date: $0.date) })
         }
     }
 
@@ -141,15 +125,6 @@ struct BrowserRoutes {
     private func record(_ url: URL, _ event: RecentDocument.Event, status: HTTPResponse.Status = .ok) -> Response {
         _ = services.recents.record(url, event)
         return JSONBody.response(Named(name: url.lastPathComponent), status: status)
-    }
-}
-
-/// Runs a route's body, turning any error into the app's JSON error response.
-func handled(_ body: () async throws -> Response) async throws -> Response {
-    do {
-        return try await body()
-    } catch {
-        return APIError.from(error).response
     }
 }
 

@@ -58,8 +58,6 @@ actor DocumentEvents: Service {
         publish(url, force: true)
     }
 
-    func arrivingCount(for url: URL) -> Int { arriving[url] ?? 0 }
-
     private func unsubscribe(_ id: UUID, from url: URL) {
         watches[url]?.listeners[id] = nil
         if watches[url]?.listeners.isEmpty == true { watches[url] = nil }

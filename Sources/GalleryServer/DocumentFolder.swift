@@ -9,6 +9,8 @@ import GalleryKit
 struct DocumentFolder: Sendable {
     /// The folder, with symbolic links resolved.
     let url: URL
+    /// How every document's name ends.
+    static let documentExtension = ".gallery"
 
     init(_ folder: URL) throws {
         let resolved = Self.realPath(of: folder.standardizedFileURL) ?? folder.standardizedFileURL
@@ -42,7 +44,7 @@ struct DocumentFolder: Sendable {
     /// and the library refuses to overwrite. `.gallery` is added when missing.
     func newDocument(named name: String) throws -> URL {
         var name = name
-        if !name.lowercased().hasSuffix(BundleExtension.dotted) { name += BundleExtension.dotted }
+        if !name.lowercased().hasSuffix(Self.documentExtension) { name += Self.documentExtension }
         return url.appendingPathComponent(try Self.checked(name), isDirectory: false)
     }
 
@@ -77,14 +79,10 @@ struct DocumentFolder: Sendable {
         guard !name.contains("/"), !name.contains("\\") else { throw refuse("it names a path, not a file") }
         guard !name.contains("\0"), !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else { throw refuse("it holds control characters") }
         guard !name.hasPrefix(".") else { throw refuse("it is hidden or leads out of the folder") }
-        guard name.lowercased().hasSuffix(BundleExtension.dotted), name.count > BundleExtension.dotted.count else {
-            throw refuse("it does not end in \(BundleExtension.dotted)")
+        guard name.lowercased().hasSuffix(documentExtension), name.count > documentExtension.count else {
+            throw refuse("it does not end in \(documentExtension)")
         }
         guard name.utf8.count <= 255 else { throw refuse("it is longer than 255 bytes") }
         return name
     }
-}
-
-enum BundleExtension {
-    static let dotted = ".gallery"
 }

@@ -28,7 +28,7 @@ actor EditQueue {
 
     private var waiting: [URL: [Job]] = [:]
     private var saving: Set<URL> = []
-    /// How many saves there were, and how many edits they carried (for the benchmark's report).
+    /// How many saves there were, and how many edits they carried (the tests check the coalescing).
     private(set) var saves = 0
     private(set) var edits = 0
 

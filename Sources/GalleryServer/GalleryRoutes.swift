@@ -27,79 +27,62 @@ struct GalleryRoutes {
     func register(on router: Router<BasicRequestContext>) {
         let api = router.group("api/galleries")
         api.get(":name") { request, context in
-            try await handled {
-                try await currentState(of: document(context), for: request, status: .ok)
-            }
+            try await currentState(of: document(context), for: request, status: .ok)
         }
         api.post(":name/edits") { request, context in
-            try await handled {
-                let url = try document(context)
-                let change = try await JSONBody.decode(GalleryEdit.self, from: request).change()
-                let outcome = try await services.edits.apply(change, to: url)
-                _ = services.recents.record(url, .edited)
-                await services.events.documentChanged(url)
-                return JSONBody.response(await state(of: url, gallery: outcome.gallery, canUndo: outcome.canUndo, canRedo: outcome.canRedo, version: outcome.version, for: request))
-            }
+            let url = try document(context)
+            let change = try await JSONBody.decode(GalleryEdit.self, from: request).change()
+            let outcome = try await services.edits.apply(change, to: url)
+            _ = services.recents.record(url, .edited)
+            await services.events.documentChanged(url)
+            return JSONBody.response(await state(of: url, outcome, for: request))
         }
         api.post(":name/drops") { request, context in
-            try await handled {
-                let url = try document(context)
-                let drop = try await JSONBody.decode(Drop.self, from: request)
-                let sources = try webSources(drop.urls)
-                _ = try await services.arrivals.receive(sources, before: drop.before, into: url, services: services)
-                return try await currentState(of: url, for: request, status: .accepted)
-            }
+            let url = try document(context)
+            let drop = try await JSONBody.decode(Drop.self, from: request)
+            let sources = try webSources(drop.urls)
+            _ = try await services.arrivals.receive(sources, before: drop.before, into: url, services: services)
+            return try await currentState(of: url, for: request, status: .accepted)
         }
         api.post(":name/uploads") { request, context in
-            try await handled {
-                let url = try document(context)
-                let file = try await storeUpload(request)
-                let before = request.uri.queryParameters["before"].flatMap { UUID(uuidString: String($0)) }
-                do {
-                    _ = try await services.arrivals.receive([.file(file)], before: before, into: url, services: services, discarding: file.deletingLastPathComponent())
-                } catch {
-                    try? FileManager.default.removeItem(at: file.deletingLastPathComponent())
-                    throw error
-                }
-                return try await currentState(of: url, for: request, status: .accepted)
-            }
+            let url = try document(context)
+            let file = try await storeUpload(request)
+            let before = request.uri.queryParameters["before"].flatMap { UUID(uuidString: String($0)) }
+            _ = try await services.arrivals.receive([.file(file)], before: before, into: url, services: services, discarding: file.deletingLastPathComponent())
+            return try await currentState(of: url, for: request, status: .accepted)
         }
         api.post(":name/retries") { request, context in
-            try await handled {
-                let url = try document(context)
-                let id = try await JSONBody.decode(Retry.self, from: request).id
-                let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
-                guard let image = opened.gallery.images.first(where: { $0.id == id }) else { throw APIError(GalleryEdit.gone) }
-                guard case .web = try ImageSource(image.url) else {
-                    throw APIError(.badRequest, "\(url.lastPathComponent): only web images are fetched again here; this one is a local file")
-                }
-                try await services.arrivals.retry(image, in: url, services: services)
-                return try await currentState(of: url, for: request, status: .accepted)
+            let url = try document(context)
+            let id = try await JSONBody.decode(Retry.self, from: request).id
+            let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
+            guard let image = opened.gallery.images.first(where: { $0.id == id }) else { throw APIError(GalleryEdit.gone) }
+            guard case .web = try ImageSource(image.url) else {
+                throw APIError(.badRequest, "\(url.lastPathComponent): only web images are fetched again here; this one is a local file")
             }
+            try await services.arrivals.retry(image, in: url, services: services)
+            return try await currentState(of: url, for: request, status: .accepted)
         }
         api.get(":name/images/:id") { _, context in
-            try await handled { try await storedImage(context, thumbnail: false) }
+            try await storedImage(context, thumbnail: false)
         }
         api.get(":name/thumbnails/:id") { _, context in
-            try await handled { try await storedImage(context, thumbnail: true) }
+            try await storedImage(context, thumbnail: true)
         }
         api.get(":name/events") { _, context in
-            try await handled {
-                let url = try document(context)
-                let events = await services.events.subscribe(to: url)
-                return Response(
-                    status: .ok,
-                    headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                    body: ResponseBody { writer in
-                        // Shutting down waits for every response to end: this one ends then.
-                        for await event in events.cancelOnGracefulShutdown() {
-                            let data = #"{"version":"\#(event.version)","arriving":\#(event.arriving)}"#
-                            try await writer.write(ByteBuffer(string: "event: change\ndata: \(data)\n\n"))
-                        }
-                        try await writer.finish(nil)
+            let url = try document(context)
+            let events = await services.events.subscribe(to: url)
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+                body: ResponseBody { writer in
+                    // Shutting down waits for every response to end: this one ends then.
+                    for await event in events.cancelOnGracefulShutdown() {
+                        let data = #"{"version":"\#(event.version)","arriving":\#(event.arriving)}"#
+                        try await writer.write(ByteBuffer(string: "event: change\ndata: \(data)\n\n"))
                     }
-                )
-            }
+                    try await writer.finish(nil)
+                }
+            )
         }
     }
 
@@ -111,17 +94,20 @@ struct GalleryRoutes {
     /// between makes the answer look older than it is (the page loads again at the next event),
     /// never newer (the page would keep showing the older content).
     private func currentState(of url: URL, for request: Request, status: HTTPResponse.Status) async throws -> Response {
-        let (version, opened) = try await offloaded { (DocumentVersion.of(url), try GalleryDocument(contentsOf: url)) }
-        let state = await state(of: url, gallery: opened.gallery, canUndo: opened.canUndo, canRedo: opened.canRedo, version: version, for: request)
-        return JSONBody.response(state, status: status)
+        let snapshot = try await offloaded {
+            let version = DocumentVersion.of(url)
+            let opened = try GalleryDocument(contentsOf: url)
+            return EditQueue.Outcome(gallery: opened.gallery, canUndo: opened.canUndo, canRedo: opened.canRedo, version: version)
+        }
+        return JSONBody.response(await state(of: url, snapshot, for: request), status: status)
     }
 
-    private func state(of url: URL, gallery: Gallery, canUndo: Bool, canRedo: Bool, version: String, for request: Request) async -> GalleryState {
+    private func state(of url: URL, _ snapshot: EditQueue.Outcome, for request: Request) async -> GalleryState {
         let query = request.uri.queryParameters
         let width = query["width"].flatMap { Double(String($0)) }.map { min(max($0, 100), 10_000) } ?? 1200
         let style = query["style"].flatMap { LayoutStyle(rawValue: String($0)) } ?? .justified
         return GalleryState(
-            name: url.lastPathComponent, gallery: gallery, canUndo: canUndo, canRedo: canRedo, version: version,
+            name: url.lastPathComponent, gallery: snapshot.gallery, canUndo: snapshot.canUndo, canRedo: snapshot.canRedo, version: snapshot.version,
             placeholders: await services.arrivals.placeholders(in: url), retrying: await services.arrivals.isRetrying(in: url),
             arrivalFailure: await services.arrivals.lastFailure(in: url),
             style: style, width: width

@@ -30,8 +30,6 @@ struct Site: Sendable {
         self.files = files
     }
 
-    subscript(name: String) -> File? { files[name] }
-
     func response(for name: String) -> Response {
         guard let file = files[name] else { return APIError(.notFound, "no such file").response }
         return Response(status: .ok, headers: [.contentType: file.contentType], body: ResponseBody(byteBuffer: file.bytes))
@@ -47,10 +45,8 @@ struct SiteRoutes {
         router.get("/") { _, _ in site.response(for: "browser.html") }
         // The page is the same for every document: its script reads the name from the address.
         router.get("/gallery/:name") { _, context in
-            try await handled {
-                _ = try folder.document(named: context.parameters.require("name"))
-                return site.response(for: "gallery.html")
-            }
+            _ = try folder.document(named: context.parameters.require("name"))
+            return site.response(for: "gallery.html")
         }
         // Browsers ask for it unprompted; there is none.
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }

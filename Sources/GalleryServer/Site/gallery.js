@@ -176,11 +176,15 @@
 
   // Edits --------------------------------------------------------------------------------------
 
+  // Draws the answer to a change; a reload started before it must not draw over it.
+  function showChange(answer) {
+    loading = null;
+    render(answer);
+  }
+
   async function send(route, body) {
     try {
-      const answer = await api('POST', base + '/' + route + query(), body);
-      loading = null;  // a reload started before this edit must not draw over its answer
-      render(answer);
+      showChange(await api('POST', base + '/' + route + query(), body));
     } catch (error) {
       say(error.message, true);
       load();
@@ -317,11 +321,9 @@
   async function upload(files, before) {
     for (const file of files) {
       try {
-        const answer = await api('POST', base + '/uploads' + query() + (before ? '&before=' + before : ''), file, {
+        showChange(await api('POST', base + '/uploads' + query() + (before ? '&before=' + before : ''), file, {
           headers: { 'Content-Type': file.type || 'application/octet-stream', 'X-File-Name': encodeURIComponent(file.name) },
-        });
-        loading = null;
-        render(answer);
+        }));
       } catch (error) {
         say(file.name + ': ' + error.message, true);
       }
