@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // `gallery serve`; without the swift-configuration trait, which nothing here reads.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
@@ -52,6 +53,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -83,7 +86,7 @@ let package = Package(
         // Builders for the tests' own inputs: temporary folders, sample images, raw (hostile) zips.
         .target(
             name: "GalleryTestSupport",
-            dependencies: ["CArchive"],
+            dependencies: ["CArchive", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/GalleryTestSupport"
         ),
         // The shim's declarations of the libvips API, compiled against libvips' headers.

@@ -104,6 +104,17 @@ public enum RawZip {
     }
 }
 
+extension RawZip {
+    /// Flips one byte in the middle of `stored`, an entry's bytes stored (not deflated) in the
+    /// archive at `url`: the entry then fails its CRC-32 while every header stays intact.
+    public static func flipByte(of stored: Data, in url: URL) throws {
+        var archive = try Data(contentsOf: url)
+        guard let range = archive.range(of: stored) else { throw Failure(description: "the bytes are not stored in \(url.path)") }
+        archive[range.lowerBound + stored.count / 2] ^= 0xFF
+        try archive.write(to: url)
+    }
+}
+
 /// Manifests for test documents, as JSON objects the tests can break on purpose.
 public enum TestManifest {
     public static let mimetype = RawZip.Entry("mimetype", Data("application/vnd.gallery+zip".utf8))

@@ -22,10 +22,7 @@ public enum BundleVerifier {
     /// - Complexity: O(total bytes).
     public static func verify(_ url: URL, limits: BundleLimits = .standard) throws -> Report {
         let opened = try BundleReader.open(url, limits: limits)
-        var expected: [String: CachedImage] = [:]
-        for image in opened.gallery.images {
-            if let cached = image.cached { expected[cached.path] = cached }
-        }
+        let expected = opened.gallery.cachedImagesByPath
         var report = Report(entries: 0, bytes: 0, cachedImages: 0, revisions: 0)
         var revisions: [String: JSONValue] = [:]
         var mimetypeCompression: String?
@@ -34,9 +31,7 @@ public enum BundleVerifier {
             if name == BundleLayout.mimetypeName { mimetypeCompression = entry.compression }
             report.entries += 1
             if name.hasPrefix(BundleLayout.imagesFolder) {
-                var hash = ContentHash()
-                report.bytes += try reader.readData(inflation: limits.inflation) { hash.update($0) }
-                try check(name, sha256: hash.finalize(), bytes: hash.byteCount, against: expected[name])
+                report.bytes += try readEntry(name, from: reader, expecting: expected[name], limits: limits) { _ in }
                 report.cachedImages += expected[name] == nil ? 0 : 1
             } else if BundleLayout.rank(of: name) == 5 || BundleLayout.rank(of: name) == 6 {
                 let data = try reader.readData(maximumBytes: limits.maximumManifestBytes, inflation: limits.inflation)
@@ -52,6 +47,42 @@ public enum BundleVerifier {
             try checkWriterRules(entries: opened.contents.names, mimetypeCompression: mimetypeCompression)
         }
         return report
+    }
+
+    /// Reads the entry `reader` is at to its end, handing its bytes to `consume`, and checks it
+    /// as it goes: CRC-32, exact size and the inflation limit, and for cached bytes
+    /// (`images/<sha256>.<ext>`) the SHA-256 their name and the manifest (`cached`) give.
+    /// - Returns: the number of bytes read.
+    /// - Throws: `.damagedDocument` or `.limitExceeded`, naming the entry (not the document).
+    /// - Complexity: O(size of the entry); memory O(one block).
+    @discardableResult
+    static func readEntry(
+        _ name: String, from reader: ArchiveReader, expecting cached: CachedImage?, limits: BundleLimits,
+        _ consume: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> Int64 {
+        guard name.hasPrefix(BundleLayout.imagesFolder) else { return try reader.readData(inflation: limits.inflation, consume) }
+        var hash = ContentHash()
+        let bytes = try reader.readData(inflation: limits.inflation) { chunk in
+            hash.update(chunk)
+            try consume(chunk)
+        }
+        try check(name, sha256: hash.finalize(), bytes: hash.byteCount, against: cached)
+        return bytes
+    }
+
+    /// Reads and checks the named entries of the document at `url` (as `readEntry` does),
+    /// keeping none of their bytes.
+    /// - Parameter cached: the manifest's record of each `images/` entry.
+    /// - Throws: the first problem found, naming the document.
+    static func checkEntries(named names: Set<String>, of url: URL, expecting cached: [String: CachedImage], limits: BundleLimits) throws {
+        var remaining = names
+        try BundleReader.visitEntries(named: names, of: url, blockSize: 1 << 20) { name, reader in
+            remaining.remove(name)
+            try readEntry(name, from: reader, expecting: cached[name], limits: limits) { _ in }
+        }
+        if let missing = remaining.min() {
+            throw GalleryError(.damagedDocument, url: url, "entry \(missing) is missing from the document")
+        }
     }
 
     /// The writer rules a reader forgives (open accepts such a document) but a conformance

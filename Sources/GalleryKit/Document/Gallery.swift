@@ -129,6 +129,15 @@ public struct CachedImage: Sendable, Equatable {
     }
 }
 
+extension Gallery {
+    /// The manifest's record of each cached entry, by entry name (`images/<sha256>.<ext>`).
+    var cachedImagesByPath: [String: CachedImage] {
+        var cached: [String: CachedImage] = [:]
+        for image in images { if let record = image.cached { cached[record.path] = record } }
+        return cached
+    }
+}
+
 /// The library's version, recorded as the manifest's `generator`.
 public enum GalleryKitVersion {
     public static let version = "0.1.0"

@@ -8,8 +8,9 @@ import Foundation
 public struct BundleExporter: DocumentExporter {
     public init() {}
 
-    /// The copy is written straight from the document; nothing is staged first.
-    public var materials: ExportMaterials { [] }
+    /// The copy is written straight from the document; nothing is staged, but its entries are
+    /// checked before any web image is fetched for it.
+    public var materials: ExportMaterials { .documentEntries }
 
     public func writes(topLevelName name: String) -> Bool { false }
 

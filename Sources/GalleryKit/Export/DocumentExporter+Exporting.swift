@@ -4,23 +4,31 @@ extension DocumentExporter {
     /// Exports `document` to `output`: the one pipeline every format goes through.
     ///
     /// In order: the output is checked (it must not exist, unless `options.replacingExisting`);
-    /// web images that are not cached are downloaded and local ones read (an image that cannot be
-    /// had becomes a failed item and a `Failure`, never an error); the images and thumbnails the
-    /// format needs are read out of the document, every entry checked as it is read; the format
+    /// everything the format reads of the document is read and checked (CRC-32, size, inflation
+    /// limit, SHA-256), the images and thumbnails it needs going into the staging folder as they
+    /// are read, so that a damaged document is refused before any request is made; then web
+    /// images that are not cached are downloaded and local ones read (an image that cannot be
+    /// had becomes a failed item and a `Failure`, never an error) and staged too; the format
     /// writes its files; the result is renamed into place. Nothing is visible at `output` before
     /// that rename, and a failure removes everything the export made.
     /// - Throws: `.alreadyExists` for an output that is there; the reading errors of a damaged
-    ///   document (nothing is written then); the format's own errors.
+    ///   document (nothing is fetched or written then); the format's own errors.
     @discardableResult
     public func export(_ document: GalleryDocument, to output: URL, options: ExportOptions = ExportOptions()) async throws -> ExportReport {
         try ExportStaging.checkOutput(output, replacing: options.replacingExisting, exporter: self)
-        var prepared = document
-        try await prepared.fetchUncachedImages(
-            thumbnails: materials.contains(.thumbnails), fetcher: options.fetcher, progress: options.progress
-        )
+        let images = document.gallery.images
+        let toFetch = images.indices.filter { !images[$0].isCached && !images[$0].hasFailed }
+        let inDocument = images.indices.filter { images[$0].isCached || images[$0].hasFailed }
         let staging = try ExportStaging(for: output)
         do {
-            let items = try staging.gather(materials, of: prepared)
+            var items = images.enumerated().map { ExportItem(number: $0.offset + 1, image: $0.element) }
+            try staging.gather(materials, of: document, offsets: inDocument, into: &items)
+            if materials.contains(.documentEntries) { try document.checkEntries() }
+            var prepared = document
+            try await prepared.fetchUncachedImages(
+                thumbnails: materials.contains(.thumbnails), fetcher: options.fetcher, progress: options.progress
+            )
+            try staging.gather(materials, of: prepared, offsets: toFetch, into: &items)
             let contents = ExportContents(gallery: prepared.gallery, items: items, output: output, document: prepared)
             let placement = try write(contents, into: staging.folder)
             try staging.place(placement, replacing: options.replacingExisting)

@@ -30,6 +30,9 @@ public struct ExportMaterials: OptionSet, Sendable {
     /// A thumbnail (JPEG, long edge 256), at `thumbnails/NNN.jpg`: the document's own where it has
     /// one, otherwise made from the image.
     public static let thumbnails = ExportMaterials(rawValue: 2)
+    /// Nothing staged, but every entry of the document except its history read and checked
+    /// before anything is fetched: for a format that copies the document's entries itself.
+    public static let documentEntries = ExportMaterials(rawValue: 4)
 }
 
 /// What becomes of the staging folder once a format has written its files.

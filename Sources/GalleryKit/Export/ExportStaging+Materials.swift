@@ -1,25 +1,23 @@
 import Foundation
 
 extension ExportStaging {
-    /// Puts each image's bytes and thumbnail in the staging folder, as `materials` asks, and
-    /// describes every item.
+    /// Puts the bytes and thumbnails `materials` asks for of the images at `offsets` in the
+    /// staging folder, and describes those images in `items` (one per image of the gallery).
     ///
     /// File names come only from the export's own numbering (`images/007.jpg`), never from entry
     /// names or URLs. Entries of the document are read in one pass, each checked as it is read:
-    /// CRC-32, exact size and the inflation limit. A document's own thumbnail is reused; an
-    /// image without one is decoded once to make it.
+    /// CRC-32, exact size, the inflation limit and, for cached bytes, their SHA-256. A
+    /// document's own thumbnail is reused; an image without one is decoded once to make it.
     /// - Throws: `.damagedDocument` (and the other reading errors) for a damaged entry.
-    func gather(_ materials: ExportMaterials, of document: GalleryDocument) throws -> [ExportItem] {
-        let images = document.gallery.images
-        let digits = max(3, String(images.count).count)
-        var items: [ExportItem] = []
+    func gather(_ materials: ExportMaterials, of document: GalleryDocument, offsets: [Int], into items: inout [ExportItem]) throws {
+        let digits = max(3, String(items.count).count)
         var wanted: [String: [String]] = [:]  // document entry → staging paths
         var thumbnailsToMake: [Int] = []
-        for (offset, image) in images.enumerated() {
-            var item = ExportItem(number: offset + 1, image: image)
+        for offset in offsets {
+            let image = document.gallery.images[offset]
+            items[offset] = ExportItem(number: offset + 1, image: image)
             guard !image.hasFailed, let cached = image.cached else {
-                item.failure = image.error ?? "the image could not be loaded"
-                items.append(item)
+                items[offset].failure = image.error ?? "the image could not be loaded"
                 continue
             }
             let number = Self.numbered(offset + 1, digits: digits)
@@ -28,26 +26,24 @@ extension ExportStaging {
             if materials.contains(.images) || (wantsThumbnail && existingThumbnail == nil) {
                 let path = "images/\(number).\(Self.safeExtension(of: cached.path))"
                 wanted[cached.path, default: []].append(path)
-                item.imagePath = path
+                items[offset].imagePath = path
             }
             if wantsThumbnail {
                 let path = "thumbnails/\(number).jpg"
                 if let existingThumbnail {
                     wanted[existingThumbnail, default: []].append(path)
-                    item.thumbnailPath = path
+                    items[offset].thumbnailPath = path
                 } else {
                     thumbnailsToMake.append(offset)
                 }
             }
-            items.append(item)
         }
         if !wanted.isEmpty {
             try makeFolders(for: wanted.values.joined())
             try copyEntries(wanted, of: document)
         }
         try makeThumbnails(for: thumbnailsToMake, in: &items, keepingImages: materials.contains(.images))
-        if materials.contains(.images) { readMissingSizes(of: &items) }
-        return items
+        if materials.contains(.images) { readMissingSizes(of: &items, at: offsets) }
     }
 
     /// `7` as `007` with `digits` digits.
@@ -88,13 +84,15 @@ extension ExportStaging {
                 throw GalleryError(.damagedDocument, url: document.url, "the bytes of \(name) are missing")
             }
         }
-        let inflation = document.limits.inflation
+        let cached = document.gallery.cachedImagesByPath
         for (archive, entries) in archived {
             var remaining = Set(entries.keys)
             try BundleReader.visitEntries(named: remaining, of: archive, blockSize: 1 << 20) { name, reader in
                 guard let paths = entries[name] else { return }
                 remaining.remove(name)
-                try writeFile(paths[0]) { write in try reader.readData(inflation: inflation, write) }
+                try writeFile(paths[0]) { write in
+                    try BundleVerifier.readEntry(name, from: reader, expecting: cached[name], limits: document.limits, write)
+                }
                 try duplicate(paths[0], to: paths.dropFirst())
             }
             if let missing = remaining.first {
@@ -134,8 +132,8 @@ extension ExportStaging {
     }
 
     /// Reads the displayed size from the header of images whose manifest does not record it.
-    private func readMissingSizes(of items: inout [ExportItem]) {
-        for index in items.indices where items[index].pixelSize == nil {
+    private func readMissingSizes(of items: inout [ExportItem], at offsets: [Int]) {
+        for index in offsets where items[index].pixelSize == nil {
             guard let path = items[index].imagePath,
                   let info = try? ImageProbe.info(forFileAt: folder.appendingPathComponent(path)) else { continue }
             items[index].image.width = info.width

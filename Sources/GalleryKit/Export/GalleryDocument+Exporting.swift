@@ -51,6 +51,16 @@ extension GalleryDocument {
         }
     }
 
+    /// Reads and checks every entry of the file but its history and the two entries opening
+    /// already read (`mimetype`, `manifest.json`): CRC-32, size, the inflation limit, and the
+    /// SHA-256 of cached bytes.
+    /// - Complexity: O(bytes of those entries).
+    func checkEntries() throws {
+        guard let contents else { return }
+        let names = contents.names.filter { ![0, 1, 5, 6].contains(BundleLayout.rank(of: $0)) }
+        try BundleVerifier.checkEntries(named: Set(names), of: url, expecting: gallery.cachedImagesByPath, limits: limits)
+    }
+
     /// Where the bytes of entry `name` come from when written or exported now: bytes cached
     /// since opening, or the entry in the file.
     func source(ofEntry name: String) -> BundleWriter.Entry.Source? {

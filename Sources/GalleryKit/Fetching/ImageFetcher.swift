@@ -57,6 +57,11 @@ public final class ImageFetcher: Sendable {
             decompression: .disabled
         )
         settings.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(configuration.concurrency, 1)
+        // By default the pool retries a failed connection with backoff until the deadline: an
+        // unresolvable host, a refused connection or a failed TLS handshake then took the whole
+        // 60 s. A connection that cannot be made ends the image at once (a server that accepts
+        // and then stalls is still given the read timeout and the deadline).
+        settings.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: settings)
     }
 
@@ -175,10 +180,7 @@ public final class ImageFetcher: Sendable {
             }
         case let error as GalleryError: return error.reason
         case is CancellationError: return "cancelled"
-        default:
-            let text = String(describing: error)
-            if text.contains("connectionRefused") || text.contains("Connection refused") { return "could not connect (connection refused)" }
-            return "could not download: \(text)"
+        default: return ConnectionFailure(error).description
         }
     }
 
