@@ -54,7 +54,7 @@ struct CreateCommand: AsyncParsableCommand {
         let url = document.url
         var document = GalleryDocument(
             creating: url,
-            gallery: Gallery(title: title ?? url.deletingPathExtension().lastPathComponent, columns: columns)
+            gallery: Gallery(title: title ?? ((url.pathForDisplay as NSString).lastPathComponent as NSString).deletingPathExtension, columns: columns)
         )
         if !force, FileManager.default.fileExists(atPath: url.path) {
             throw GalleryError(.alreadyExists, url: url, "already exists (use --force to replace it)")

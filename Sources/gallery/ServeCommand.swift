@@ -26,10 +26,10 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The folder of documents to serve (default: the current folder).")
-    var folder: String = "."
+    var folder: String?
 
     @Option(help: "The port to listen on (default: a free one).")
-    var port = 0
+    var port: Int?
 
     @Option(help: ArgumentHelp(
         "The address to listen on.",
@@ -41,13 +41,13 @@ struct ServeCommand: AsyncParsableCommand {
     var open = false
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        guard (0...65535).contains(port ?? 0) else { throw ValidationError("--port must be from 0 to 65535") }
     }
 
     func run() async throws {
-        var configuration = GalleryServer.Configuration(folder: RawArguments.fileURL(for: folder))
+        var configuration = GalleryServer.Configuration(folder: RawArguments.fileURL(for: folder ?? "."))
         configuration.host = host
-        configuration.port = port
+        configuration.port = port ?? 0
         let server = try GalleryServer(configuration: configuration)
         if !configuration.isLoopbackOnly {
             FileHandle.standardError.write(Data("gallery: warning: listening on \(host): other machines can reach the app; anyone with the URL can change these documents\n".utf8))

@@ -31,6 +31,32 @@ import Testing
         return rows.compactMap { $0["name"] as? String }
     }
 
+    /// A file name that is not UTF-8 (`caf` + Latin-1 é) is shown as `ls -b` shows it, in the
+    /// table, in `--json` (with `fileURL` keeping its bytes) and in `open`'s heading and errors.
+    @Test func showsANameThatIsNotUTF8AsLsDoes() throws {
+        try write("plain.gallery", title: "Café")
+        let latin1 = "\"$(printf 'caf\\351.gallery')\""
+        let copied = try Command.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "cp plain.gallery \(latin1) && printf junk > \"$(printf 'bad\\377.gallery')\""], in: folder.url)
+        try #require(copied.status == 0, "\(copied)")
+
+        let table = try browse().output.split(separator: "\n")
+        #expect(table.contains { $0.hasPrefix("caf\\351.gallery  Café ") }, "\(table)")
+        #expect(table.contains { $0.hasPrefix("bad\\377.gallery  damaged: ") }, "\(table)")
+
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(browse("--json").output.utf8)) as? [[String: Any]])
+        let row = try #require(rows.first { $0["title"] as? String == "Café" && $0["name"] as? String != "plain" })
+        #expect(row["name"] as? String == "caf\\351")
+        #expect(row["path"] as? String == folder.path("caf").path + "\\351.gallery")
+        #expect(row["fileURL"] as? String == "file://" + folder.url.path + "/caf%E9.gallery")
+        #expect(rows.first { $0["name"] as? String == "plain" }?.keys.contains("fileURL") == false, "only where the path is not UTF-8")
+
+        let gallery = Command.gallery.path
+        let opened = try Command.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" open \(latin1)", gallery], in: folder.url)
+        #expect(opened.status == 0 && opened.output.hasPrefix("Café — caf\\351.gallery\n"), "\(opened)")
+        let damaged = try Command.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" open \"$(printf 'bad\\377.gallery')\"", gallery], in: folder.url)
+        #expect(damaged.status == 65 && damaged.errorOutput.hasPrefix("gallery: error: ") && damaged.errorOutput.contains("bad\\377.gallery: "), "\(damaged)")
+    }
+
     @Test func keepsItsIndexInTheCacheFolderAndListsTheSameWithOrWithout() throws {
         try write("Trip 10.gallery", title: "Tenth")
         try write("trip 3.gallery", title: "Third", captions: ["Harbour at dawn"])

@@ -138,7 +138,7 @@ struct ListedFile: Sendable {
     var name: String {
         // Straight from the bytes when they are UTF-8 (the URL's methods cost microseconds each).
         let fileName = path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...].dropLast(".gallery".utf8.count)
-        return String(validating: fileName, as: UTF8.self) ?? url.deletingPathExtension().lastPathComponent
+        return FileLocation.displayText(of: fileName)
     }
 }
 

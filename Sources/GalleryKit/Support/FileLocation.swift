@@ -51,10 +51,39 @@ enum FileLocation {
         return URL(string: encoded) ?? URL(fileURLWithPath: String(decoding: path, as: UTF8.self))
     }
 
-    /// The path for messages: exact when it is UTF-8, with U+FFFD for bytes that are not.
+    /// The path for messages and listings, as `displayText(of:)` gives its bytes.
     static func displayPath(of url: URL) -> String {
         guard url.isFileURL else { return url.path }
-        return String(decoding: bytes(of: url), as: UTF8.self)
+        return displayText(of: bytes(of: url))
+    }
+
+    /// A name or path as text: exact when it is UTF-8; otherwise as `ls -b` shows it, each byte
+    /// that is not part of UTF-8 as a backslash and three octal digits (`caf\351.gallery`), and
+    /// each backslash doubled so the escapes cannot be mistaken for the name's own text.
+    /// (U+FFFD in their place, Foundation's repair, would make two names look the same.)
+    static func displayText(of bytes: some Collection<UInt8>) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var text = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var rest = bytes[...]
+        loop: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                let scalar = Unicode.UTF8.decode(encoded)
+                text += scalar == "\\" ? "\\\\" : String(scalar)
+                rest = rest.dropFirst(encoded.count)
+            case .error(let length):
+                for byte in rest.prefix(length) {
+                    let octal = String(byte, radix: 8)
+                    text += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+                }
+                rest = rest.dropFirst(length)
+            case .emptyInput:
+                break loop
+            }
+        }
+        return text
     }
 
     static func open(_ url: URL, _ flags: Int32, mode: mode_t = 0) -> Int32 {
@@ -132,7 +161,10 @@ extension URL {
         self = FileLocation.url(forPath: bytes)
     }
 
-    /// A file URL's path for people to read: exact when it is UTF-8, with U+FFFD in place of
-    /// bytes that are not.
+    /// A file URL's path for people to read: exact when it is UTF-8; otherwise with each byte
+    /// that is not UTF-8 as `ls -b` shows it (`caf\351.gallery`) and backslashes doubled.
     public var pathForDisplay: String { FileLocation.displayPath(of: self) }
+
+    /// Whether a file URL's path is valid UTF-8, so that `pathForDisplay` is exactly it.
+    public var hasUTF8Path: Bool { !isFileURL || String(validating: FileLocation.bytes(of: self), as: UTF8.self) != nil }
 }
