@@ -92,7 +92,8 @@ public struct GalleryDocument: Sendable {
     /// - Complexity: O(n log n) in the number of images, for the undo step's patch.
     public mutating func edit(_ change: (inout Gallery) throws -> Void) throws {
         var edited = gallery
-        try change(&edited)
+        // The model's errors ("image 9 does not exist") know no file; this document is the one.
+        try GalleryError.attributing(to: url) { try change(&edited) }
         guard edited != gallery else { return }
         let editedJSON = Manifest.json(of: edited)
         undoStack.insert(.patch(RevisionPatch.difference(from: editedJSON, to: try currentJSON())), at: 0)
