@@ -150,6 +150,23 @@ import Testing
         let saved = try GalleryDocument(contentsOf: url).gallery.images[0]
         #expect(saved.url.absoluteString == image.absoluteString)
         #expect(saved.cached?.bytes == Int64(data.count))
-        #expect(saved.url.pathForDisplay.hasSuffix("/bad\u{FFFD}.jpg"))
+        #expect(saved.url.pathForDisplay.hasSuffix("/bad\\377.jpg"), "shown as ls -b shows it")
+    }
+
+    /// Paths as `ls -b` shows them: UTF-8 exactly (a backslash included); otherwise each byte
+    /// that is not UTF-8 as three octal digits after a backslash, and backslashes doubled.
+    @Test(arguments: [
+        ("caf%C3%A9.gallery", "café.gallery", true),
+        ("a%5Cb.gallery", "a\\b.gallery", true),
+        ("caf%E9.gallery", "caf\\351.gallery", false),
+        ("caf%E9%5C%C3%A9%F0%9F%8C%85.gallery", "caf\\351\\\\é🌅.gallery", false),
+        ("%C3.gallery", "\\303.gallery", false),
+        ("%F0%9F%8C.gallery", "\\360\\237\\214.gallery", false),
+        ("%ED%A0%80.gallery", "\\355\\240\\200.gallery", false),
+    ])
+    func pathsAreShownAsLsShowsThem(encoded: String, shown: String, isUTF8: Bool) throws {
+        let url = try #require(URL(string: "file:///tmp/" + encoded))
+        #expect(url.pathForDisplay == "/tmp/" + shown)
+        #expect(url.hasUTF8Path == isUTF8)
     }
 }
