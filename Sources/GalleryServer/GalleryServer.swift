@@ -69,10 +69,13 @@ public struct GalleryServer: Sendable {
         await services.shutdown()
     }
 
-    /// A failure to listen as one line naming the address; other errors as they are.
+    /// A failure to listen as one line naming the address; GalleryKit's errors as they are.
     private func explained(_ error: any Error) -> any Error {
-        guard let error = error as? IOError else { return error }
+        if error is GalleryError { return error }
         let address = configuration.host.contains(":") ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
+        guard let error = error as? IOError else {
+            return GalleryError(.ioFailure, path: address, "cannot listen: \(error)")
+        }
         let advice = error.errnoCode == EADDRINUSE ? "; choose another --port, or leave it out for a free one" : ""
         return GalleryError(.ioFailure, path: address, "cannot listen: \(String(cString: strerror(error.errnoCode)))\(advice)")
     }

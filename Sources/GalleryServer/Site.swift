@@ -1,4 +1,5 @@
 import Foundation
+import GalleryKit
 import Hummingbird
 
 /// The app's pages, style sheet and scripts: files in `Site/`, read once at start.
@@ -22,10 +23,13 @@ struct Site: Sendable {
     init() throws {
         var files: [String: File] = [:]
         for (name, type) in Self.names {
-            guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Site") else {
-                throw APIError(.internalServerError, "the app's file \(name) is missing from the installation")
+            let expected = Bundle.module.bundleURL.appendingPathComponent("Site/\(name)")
+            guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Site"),
+                  let data = try? Data(contentsOf: url)
+            else {
+                throw GalleryError(.fileNotFound, url: expected, "the app's file is missing from the installation; reinstall gallery")
             }
-            files[name] = File(bytes: ByteBuffer(bytes: try Data(contentsOf: url)), contentType: type)
+            files[name] = File(bytes: ByteBuffer(bytes: data), contentType: type)
         }
         self.files = files
     }

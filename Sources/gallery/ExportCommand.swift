@@ -73,6 +73,9 @@ struct ExportCommand: AsyncParsableCommand {
             throw ValidationError("--format iiif needs --base-url: the http(s) URL the export will be served from")
         }
         if format != .iiif, baseURL != nil { throw ValidationError("--base-url is only for --format iiif") }
+        if let baseURL, URL(string: baseURL) == nil || baseURL.isEmpty {
+            throw ValidationError("--base-url '\(baseURL)' is not a URL")
+        }
         guard (256...16384).contains(width) else { throw ValidationError("--width must be from 256 to 16384") }
     }
 

@@ -220,8 +220,12 @@ import Testing
         #expect(try snapshot() == before)
     }
 
-    @Test func busyWhenAnotherProcessHoldsTheLock() throws {
+    /// Each command that locks the folder is busy (75) naming the document given (copy and
+    /// duplicate once named a made-up `x` in the folder).
+    @Test(arguments: [["edit", "Trip.gallery", "title", "Blocked"], ["copy", "Trip.gallery", "1", "Other.gallery"], ["duplicate", "Trip.gallery"]])
+    func busyWhenAnotherProcessHoldsTheLock(_ arguments: [String]) throws {
         try makeDocument(images: 1)
+        try #require(try gallery("create", "Other.gallery").status == 0)
         let before = try snapshot()
         // Hold the folder's flock from another process for longer than the 5 s wait.
         let holder = Process()
@@ -232,9 +236,9 @@ import Testing
         try holder.run()
         defer { holder.terminate() }
         _ = ready.fileHandleForReading.availableData
-        let result = try gallery("edit", "Trip.gallery", "title", "Blocked")
+        let result = try Command.gallery(arguments, in: folder.url)
         #expect(result.status == 75, "\(result)")
-        #expect(result.errorOutput.contains("Trip.gallery"))
+        #expect(result.errorOutput.hasPrefix("gallery: error: \(folder.path("Trip.gallery").path): another process"), "\(result)")
         #expect(try snapshot() == before)
     }
 
@@ -266,8 +270,10 @@ import Testing
 
     @Test func cachesWithOrWithoutThumbnails() throws {
         let files = try folder.distinctImages(2, from: Repository.sampleImage(".jpg")).map(\.lastPathComponent)
-        #expect(try Command.gallery(["create", "With.gallery", "--cache"] + files, in: folder.url).status == 0)
-        #expect(try Command.gallery(["create", "Without.gallery", "--cache", "--no-thumbnails"] + files, in: folder.url).status == 0)
+        let made = try Command.gallery(["create", "With.gallery", "--cache"] + files, in: folder.url)
+        #expect(made.status == 0, "\(made)")
+        let madeWithout = try Command.gallery(["create", "Without.gallery", "--cache", "--no-thumbnails"] + files, in: folder.url)
+        #expect(madeWithout.status == 0, "\(madeWithout)")
         let bsdtar = try #require(Command.which("bsdtar"))
         let with = try Command.run(bsdtar, ["-tf", "With.gallery"], in: folder.url).output
         let without = try Command.run(bsdtar, ["-tf", "Without.gallery"], in: folder.url).output

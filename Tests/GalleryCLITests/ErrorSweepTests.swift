@@ -70,6 +70,27 @@ import Testing
         #expect(try snapshot() == before, "nothing changed on disk")
     }
 
+    /// A write that fails part way (here the file-size limit, as a full disk would) names the
+    /// file being written: an export's output (not its hidden staging folder), a copy's
+    /// destination and a duplicate's new file (not the document they read from).
+    @Test(arguments: [
+        (["export", "Four.gallery", "--format", "folder", "--output", "Out"], "Out"),
+        (["export", "Four.gallery", "--format", "bundle", "--output", "Out.gallery"], "Out.gallery"),
+        (["copy", "Four.gallery", "1", "2", "Two.gallery"], "Two.gallery"),
+        (["duplicate", "Four.gallery"], "Four copy.gallery"),
+    ])
+    func aFailedWriteNamesTheFileWritten(arguments: [String], names: String) throws {
+        try makeDocuments()
+        let before = try snapshot()
+        // 16 blocks of 512 bytes: less than one sample image. SIGXFSZ ignored, so write fails (EFBIG).
+        let script = #"trap '' XFSZ; ulimit -f 16; exec "$@""#
+        let result = try Command.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, "sh", Command.gallery.path] + arguments, in: folder.url)
+        #expect(result.status == 74 || result.status == 73, "\(result)")
+        #expect(result.errorOutput.hasPrefix("gallery: error: \(folder.path(names).path): "), "names \(names): \(result)")
+        #expect(result.errorOutput.filter { $0 == "\n" }.count == 1, "\(result)")
+        #expect(try snapshot() == before, "nothing changed on disk")
+    }
+
     /// `Four.gallery` (four cached images), `Two.gallery` (two), `Junk.gallery` (text) and `a.jpg`.
     func makeDocuments() throws {
         let image = folder.path("a.jpg")

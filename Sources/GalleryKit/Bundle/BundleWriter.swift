@@ -86,22 +86,35 @@ private struct SourceCursor {
             throw GalleryError(.damagedDocument, url: url, "entry \(name) is missing from the document")
         }
         if reader == nil || target <= position {
-            reader = try ArchiveReader(contentsOf: url, access: .seekable)
+            reader = try GalleryError.attributing(to: url) { try ArchiveReader(contentsOf: url, access: .seekable) }
             position = -1
         }
         guard let reader else { return }
         // Positions count regular files only; directory entries are skipped over without counting.
         while position < target {
-            guard let entry = try reader.nextEntry() else {
+            guard let entry = try GalleryError.attributing(to: url, { try reader.nextEntry() }) else {
                 throw GalleryError(.damagedDocument, url: url, "entry \(name) is missing from the document")
             }
             if entry.kind == .regularFile { position += 1 }
         }
         let inflation = limits.inflation
-        try GalleryError.attributing(to: url) {
+        // Reading errors are the source's; writing errors (a full disk) stay unnamed, for the
+        // save to name the document being written.
+        do {
             try writer.writeEntry(named: newName, size: size, modified: modified, compression: compression) { write in
-                try reader.readData(inflation: inflation) { chunk in try write(chunk) }
+                try GalleryError.attributing(to: url) {
+                    _ = try reader.readData(inflation: inflation) { chunk in
+                        do { try write(chunk) } catch let error as GalleryError { throw OutputFailure(error: error) }
+                    }
+                }
             }
+        } catch let failure as OutputFailure {
+            throw failure.error
         }
     }
+}
+
+/// A writing error carried out through the source's attribution untouched.
+private struct OutputFailure: Error {
+    let error: GalleryError
 }

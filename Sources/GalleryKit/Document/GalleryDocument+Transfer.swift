@@ -35,8 +35,12 @@ extension GalleryDocument {
         // Lock folders in path order so two opposite transfers cannot deadlock; one lock per folder
         // (a second flock on the same folder from this process would wait for itself).
         // Folders of the files themselves, links followed: that is where the saves happen.
-        let folders = Set([source, destination].map { FileLocation.target(of: $0).deletingLastPathComponent().path }).sorted()
-        let locks = try folders.map { try DirectoryLock(forDocumentAt: URL(fileURLWithPath: $0).appendingPathComponent("x"), timeout: lockTimeout) }
+        // Each lock's errors name a document of the user's in that folder.
+        var documents: [String: URL] = [:]
+        for url in [destination, source] { documents[FileLocation.target(of: url).deletingLastPathComponent().path] = url }
+        let locks = try documents.sorted { $0.key < $1.key }.map { folder, document in
+            try DirectoryLock(folder: URL(fileURLWithPath: folder), naming: document, timeout: lockTimeout)
+        }
         var from = try GalleryDocument(contentsOf: source)
         var to = try GalleryDocument(contentsOf: destination)
         try to.insertCopies(ofImagesAt: offsets, from: from, at: position)

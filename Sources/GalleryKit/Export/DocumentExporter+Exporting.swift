@@ -36,6 +36,12 @@ extension DocumentExporter {
                 item.failure.map { PreparedImages.Failure(position: item.number - 1, source: item.source, reason: $0) }
             }
             return ExportReport(exported: items.count - failures.count, failed: failures.count, failures: failures)
+        } catch let error as GalleryError {
+            staging.discard()
+            // A file of the staging folder is gone now and was never the user's: the output is.
+            let stagingPath = staging.folder.pathForDisplay + "/"
+            guard let path = error.path, path.hasPrefix(stagingPath) else { throw error }
+            throw GalleryError(error.code, url: output, "\(error.reason) (writing \(path.dropFirst(stagingPath.count)))")
         } catch {
             staging.discard()
             throw error

@@ -39,7 +39,7 @@ enum LibVips {
 
     /// Reads the header of `url` only: no pixels are decoded for JPEG, PNG or WebP.
     static func header(of url: URL) throws -> Header {
-        try start.get()
+        try GalleryError.attributing(to: url) { try start.get() }
         var width: Int32 = 0, height: Int32 = 0, swaps: Int32 = 0
         var loader = [CChar](repeating: 0, count: 64)
         let status = FileLocation.withPath(of: url) { path in

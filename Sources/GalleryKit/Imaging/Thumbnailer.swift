@@ -54,7 +54,7 @@ public enum Thumbnailer {
         failure: (String) -> GalleryError,
         _ call: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
     ) throws -> Data {
-        try LibVips.start.get()
+        if case .failure(let error) = LibVips.start { throw failure(error.reason) }
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         guard call(&buffer, &length) == 0 else { throw failure(LibVips.takeError()) }

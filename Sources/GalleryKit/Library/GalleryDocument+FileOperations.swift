@@ -43,7 +43,7 @@ extension GalleryDocument {
         // while its entries are copied, so no save replaces it part way. One lock per folder,
         // in path order, as `transferImages` takes them.
         let folders = Set([folder, FileLocation.target(of: url).deletingLastPathComponent()].map { FileLocation.target(of: $0).path }).sorted()
-        let locks = try folders.map { try DirectoryLock(forDocumentAt: URL(fileURLWithPath: $0).appendingPathComponent("x"), timeout: lockTimeout) }
+        let locks = try folders.map { try DirectoryLock(folder: URL(fileURLWithPath: $0), naming: url, timeout: lockTimeout) }
         let original = try GalleryDocument(contentsOf: url)
         let stem = FreeName.copyStem(of: FreeName.stem(of: FileLocation.name(of: url)))
         let copy = try FreeName.create(in: folder, stem: stem) { destination in

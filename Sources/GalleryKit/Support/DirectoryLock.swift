@@ -11,8 +11,13 @@ final class DirectoryLock {
 
     /// Waits up to `timeout` for the lock on the folder of `document`.
     /// - Throws: `.busy` if another process holds it that long.
-    init(forDocumentAt document: URL, timeout: Duration) throws {
-        let folder = document.deletingLastPathComponent()
+    convenience init(forDocumentAt document: URL, timeout: Duration) throws {
+        try self.init(folder: document.deletingLastPathComponent(), naming: document, timeout: timeout)
+    }
+
+    /// Waits up to `timeout` for the lock on `folder`; its errors name `document`, the document
+    /// in it that the lock is taken for.
+    init(folder: URL, naming document: URL, timeout: Duration) throws {
         // Stored only once locked: a throwing init whose properties are all set also runs deinit,
         // and closing the descriptor twice could close another thread's file.
         let descriptor = FileLocation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
