@@ -298,11 +298,24 @@ struct WebRefresh: Sendable {
         } catch let error as GalleryError {
             throw GalleryError(error.code, url: url, error.reason)
         }
-        let chosen = valid.map { images[$0] }.filter(wanted)
+        var ids: [UUID] = []
+        var sources: [ImageSource] = []
+        for offset in valid where wanted(images[offset]) {
+            // A URL of another scheme (a manifest may hold any) cannot be fetched: named, it is
+            // an error about this document; among "all" it is passed over.
+            let source: ImageSource
+            do {
+                source = try ImageSource(images[offset].url)
+            } catch let error as GalleryError {
+                guard !indices.isEmpty else { continue }
+                throw GalleryError(.invalidArgument, url: url, "image \(offset + 1) cannot be fetched: \(error.description)")
+            }
+            ids.append(images[offset].id)
+            sources.append(source)
+        }
         var retrying = fetching
         retrying.skipFailed = false  // one prepared image per id, failed or not
-        let sources = try chosen.map { try ImageSource($0.url) }
-        return WebRefresh(ids: chosen.map { $0.id }, prepared: try await retrying.prepare(sources, cache: cache, thumbnails: thumbnails))
+        return WebRefresh(ids: ids, prepared: try await retrying.prepare(sources, cache: cache, thumbnails: thumbnails))
     }
 }
 

@@ -45,6 +45,9 @@ import Testing
         Failing(arguments: ["copy", "Four.gallery", "1", "Two.gallery", "--at", "9"], names: "Two.gallery"),
         Failing(arguments: ["copy", "Four.gallery", "1", "Four.gallery", "--at", "9"], names: "Four.gallery"),
         Failing(arguments: ["copy", "Four.gallery", "7", "Four.gallery", "--move"], names: "Four.gallery"),
+        // An image whose URL no fetcher takes (a manifest may hold any scheme), named.
+        Failing(arguments: ["edit", "Ftp.gallery", "cache", "1"], names: "Ftp.gallery"),
+        Failing(arguments: ["edit", "Ftp.gallery", "retry", "2"], names: "Ftp.gallery"),
     ]
 
     static var cases: [Failing] {
@@ -100,6 +103,22 @@ import Testing
             try #require(made.status == 0, "\(made)")
         }
         try Data("not a gallery\n".utf8).write(to: folder.path("Junk.gallery"))
+        var ftp = TestManifest.image(index: 0)
+        ftp["url"] = "ftp://example.org/a.jpg"
+        var failed = TestManifest.image(index: 1)
+        failed["url"] = "ftp://example.org/b.jpg"
+        failed["status"] = "failed"
+        failed["error"] = "not fetched"
+        try RawZip.write(TestManifest.entries(TestManifest.object(images: [ftp, failed])), to: folder.path("Ftp.gallery"))
+    }
+
+    /// Among "all", an image no fetcher takes is passed over instead of failing the others.
+    @Test func cachingAllPassesOverAnImageThatCannotBeFetched() throws {
+        try makeDocuments()
+        for action in ["cache", "retry"] {
+            let result = try Command.gallery(["edit", "Ftp.gallery", action], in: folder.url)
+            #expect(result.status == 0, "\(action): \(result)")
+        }
     }
 
     /// Every file in the folder with its bytes.
