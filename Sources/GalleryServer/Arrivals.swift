@@ -77,12 +77,18 @@ actor Arrivals {
         await services.events.documentChanged(url)
         let job = UUID()
         running[job] = Task {
-            if let prepared = try? await PreparedImages.prepare([source], cache: true, thumbnails: true, fetcher: services.fetcher) {
-                _ = try? await services.edits.apply({ document in
+            // A fetch that fails again is recorded in the image by `update`; what fails here is
+            // the document (moved, busy, damaged), reported like a failed arrival.
+            var failure: (any Error)?
+            do {
+                let prepared = try await PreparedImages.prepare([source], cache: true, thumbnails: true, fetcher: services.fetcher)
+                _ = try await services.edits.apply({ document in
                     try document.update(imagesWithIDs: [image.id], from: prepared)
                 }, to: url)
+            } catch {
+                failure = error
             }
-            await self.retried(image.id, in: url, job: job, services: services)
+            await self.retried(image.id, in: url, job: job, failure: failure, services: services)
         }
     }
 
@@ -101,7 +107,8 @@ actor Arrivals {
         await services.events.setArriving(waiting[url]?.count ?? 0, for: url)
     }
 
-    private func retried(_ id: UUID, in url: URL, job: UUID, services: Services) async {
+    private func retried(_ id: UUID, in url: URL, job: UUID, failure: (any Error)?, services: Services) async {
+        if let failure { failures[url] = "the image could not be fetched again: \(APIError.from(failure).message)" }
         retrying[url]?.remove(id)
         if retrying[url]?.isEmpty == true { retrying[url] = nil }
         running[job] = nil

@@ -1,4 +1,5 @@
 import Foundation
+import GalleryKit
 import ServiceLifecycle
 
 /// Tells open pages that a document changed, as server-sent events: after an edit made here, and
@@ -102,8 +103,6 @@ actor DocumentEvents: Service {
 /// which every save (an atomic rename) changes.
 enum DocumentVersion {
     static func of(_ url: URL) -> String {
-        var status = stat()
-        guard stat(url.path, &status) == 0 else { return "gone" }
-        return "\(status.st_dev)-\(status.st_ino)-\(status.st_size)-\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        GalleryDocument.versionTag(ofFileAt: url)
     }
 }

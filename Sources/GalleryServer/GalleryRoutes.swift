@@ -31,7 +31,7 @@ struct GalleryRoutes {
         }
         api.post(":name/edits") { request, context in
             let url = try document(context)
-            let change = try await JSONBody.decode(GalleryEdit.self, from: request).change()
+            let change = try GalleryEdit(await JSONBody.decode(GalleryEdit.Request.self, from: request)).change
             let outcome = try await services.edits.apply(change, to: url)
             _ = services.recents.record(url, .edited)
             await services.events.documentChanged(url)
@@ -55,7 +55,7 @@ struct GalleryRoutes {
             let url = try document(context)
             let id = try await JSONBody.decode(Retry.self, from: request).id
             let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
-            guard let image = opened.gallery.images.first(where: { $0.id == id }) else { throw APIError(GalleryEdit.gone) }
+            guard let image = opened.gallery.images.first(where: { $0.id == id }) else { throw APIError(Gallery.imageGone) }
             guard case .web = try ImageSource(image.url) else {
                 throw APIError(.badRequest, "\(url.lastPathComponent): only web images are fetched again here; this one is a local file")
             }

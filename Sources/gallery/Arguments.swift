@@ -79,3 +79,15 @@ func imageSources(_ arguments: [String]) throws -> [ImageSource] {
         return .file(RawArguments.fileURL(for: argument))
     }
 }
+
+/// `--title` of `create` and `new`: GalleryKit's limit on a title, as a usage error.
+enum TitleOption {
+    static func check(_ title: String?) throws {
+        guard let title else { return }
+        do {
+            try Gallery.checkLength(of: title, naming: "title")
+        } catch let error as GalleryError {
+            throw ValidationError("--title: \(error.reason)")
+        }
+    }
+}

@@ -48,6 +48,7 @@ struct CreateCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard Gallery.columnRange.contains(columns) else { throw ValidationError("--columns must be from 1 to 12") }
+        try TitleOption.check(title)
     }
 
     func run() async throws {

@@ -196,7 +196,7 @@ struct TitleAction: SimpleEditAction {
     @Argument(help: "The new title.") var text: String
 
     func apply(to document: inout GalleryDocument) throws -> String {
-        try document.edit { $0.title = text }
+        try document.edit { try $0.setTitle(text) }
         return "title set to \(text.debugDescription)"
     }
 }

@@ -24,6 +24,10 @@ struct NewCommand: ParsableCommand {
     @Option(help: "The gallery's title, also the file's name (default: Untitled).")
     var title: String?
 
+    func validate() throws {
+        try TitleOption.check(title)
+    }
+
     func run() throws {
         let document = try GalleryDocument.createDocument(in: RawArguments.fileURL(for: folder ?? "."), title: title)
         RecentDocuments().record(document.url, .created)

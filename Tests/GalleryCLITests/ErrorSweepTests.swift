@@ -13,7 +13,7 @@ import Testing
     struct Failing: Sendable, CustomStringConvertible {
         var arguments: [String]
         var names: String
-        var description: String { arguments.joined(separator: " ") }
+        var description: String { arguments.map { $0.count > 40 ? "\($0.prefix(8))… (\($0.count) characters)" : $0 }.joined(separator: " ") }
     }
 
     /// Commands with `DOC` where the document goes; each takes it as given.
@@ -45,6 +45,9 @@ import Testing
         Failing(arguments: ["copy", "Four.gallery", "1", "Two.gallery", "--at", "9"], names: "Two.gallery"),
         Failing(arguments: ["copy", "Four.gallery", "1", "Four.gallery", "--at", "9"], names: "Four.gallery"),
         Failing(arguments: ["copy", "Four.gallery", "7", "Four.gallery", "--move"], names: "Four.gallery"),
+        // A title or caption over GalleryKit's limit, as the server refuses it too.
+        Failing(arguments: ["edit", "Four.gallery", "title", String(repeating: "t", count: 10_001)], names: "Four.gallery"),
+        Failing(arguments: ["edit", "Four.gallery", "caption", "1", String(repeating: "c", count: 10_001)], names: "Four.gallery"),
         // An image whose URL no fetcher takes (a manifest may hold any scheme), named.
         Failing(arguments: ["edit", "Ftp.gallery", "cache", "1"], names: "Ftp.gallery"),
         Failing(arguments: ["edit", "Ftp.gallery", "retry", "2"], names: "Ftp.gallery"),

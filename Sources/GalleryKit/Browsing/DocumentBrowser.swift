@@ -161,16 +161,12 @@ struct FileStamp: Equatable, Sendable {
         self.changedNanoseconds = changedNanoseconds
     }
 
+    /// A file's stamp: its identity (`FileIdentity`) and its status-change time.
     init(_ status: stat) {
-        #if canImport(Darwin)
-        let modified = status.st_mtimespec, changed = status.st_ctimespec
-        #else
-        let modified = status.st_mtim, changed = status.st_ctim
-        #endif
+        let identity = FileIdentity(status)
         self.init(
-            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-            modifiedNanoseconds: Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec),
-            changedNanoseconds: Int64(changed.tv_sec) * 1_000_000_000 + Int64(changed.tv_nsec)
+            device: identity.device, inode: identity.inode, size: identity.size,
+            modifiedNanoseconds: identity.modifiedNanoseconds, changedNanoseconds: status.changedNanoseconds
         )
     }
 

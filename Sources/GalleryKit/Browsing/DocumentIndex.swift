@@ -261,13 +261,7 @@ private final class IndexLock {
     }
 
     private static func lock(_ descriptor: Int32, _ operation: Int32, for timeout: Duration) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while flock(descriptor, operation | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else { return false }
-            usleep(5_000)
-        }
-        return true
+        FlockWait.acquire(operation, on: descriptor, within: timeout, retryingEvery: .milliseconds(5)) == 0
     }
 }
 

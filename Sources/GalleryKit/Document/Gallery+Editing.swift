@@ -70,9 +70,26 @@ extension Gallery {
     }
 
     /// Sets or clears (`nil` or empty) the caption of the image at `offset`.
+    /// - Throws: `.invalidArgument` for an offset out of range or a caption longer than
+    ///   `maximumTextLength` characters.
     public mutating func setCaption(_ caption: String?, at offset: Int) throws {
         _ = try validated([offset])
+        try Self.checkLength(of: caption ?? "", naming: "caption")
         images[offset].caption = caption.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Sets the title.
+    /// - Throws: `.invalidArgument` for a title longer than `maximumTextLength` characters.
+    public mutating func setTitle(_ title: String) throws {
+        try Self.checkLength(of: title, naming: "title")
+        self.title = title
+    }
+
+    /// Fails for a title or caption longer than `maximumTextLength` characters.
+    public static func checkLength(of text: String, naming what: String) throws {
+        // The UTF-8 count bounds the character count from above: most texts need no counting.
+        guard text.utf8.count > maximumTextLength, text.count > maximumTextLength else { return }
+        throw GalleryError(.invalidArgument, "the \(what) is \(text.count) characters long; at most \(maximumTextLength) are kept")
     }
 
     /// The offsets, sorted and checked: each in range, none twice, at least one.

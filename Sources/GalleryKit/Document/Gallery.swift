@@ -9,6 +9,8 @@ public struct Gallery: Sendable, Equatable {
     public static let defaultColumns = 3
     /// The column counts a gallery may have.
     public static let columnRange = 1...12
+    /// The most characters a title or a caption may have.
+    public static let maximumTextLength = 10_000
 
     /// The document's identity; stays the same through edits and copies of the file.
     public var id: UUID

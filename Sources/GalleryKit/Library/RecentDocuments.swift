@@ -108,14 +108,9 @@ public struct RecentDocuments: Sendable {
     private static func lock(_ url: URL, timeout: Duration) -> Int32? {
         let descriptor = FileLocation.open(url, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
         guard descriptor >= 0 else { return nil }
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, clock.now < deadline else {
-                close(descriptor)
-                return nil
-            }
-            usleep(2_000)
+        guard FlockWait.acquire(LOCK_EX, on: descriptor, within: timeout, retryingEvery: .milliseconds(2)) == 0 else {
+            close(descriptor)
+            return nil
         }
         return descriptor
     }

@@ -22,19 +22,14 @@ final class DirectoryLock {
         // and closing the descriptor twice could close another thread's file.
         let descriptor = FileLocation.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw GalleryError.system("cannot open the folder", url: folder) }
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            let failure = errno
-            guard failure == EWOULDBLOCK || failure == EINTR else {
-                close(descriptor)
-                throw GalleryError.system("cannot lock", url: document, errno: failure)
-            }
-            guard clock.now < deadline else {
-                close(descriptor)
-                throw GalleryError(.busy, url: document, "another process is editing this document; try again in a moment")
-            }
-            usleep(10_000)
+        switch FlockWait.acquire(LOCK_EX, on: descriptor, within: timeout, retryingEvery: .milliseconds(10)) {
+        case 0: break
+        case EWOULDBLOCK:
+            close(descriptor)
+            throw GalleryError(.busy, url: document, "another process is editing this document; try again in a moment")
+        case let failure:
+            close(descriptor)
+            throw GalleryError.system("cannot lock", url: document, errno: failure)
         }
         self.descriptor = descriptor
     }

@@ -11,11 +11,7 @@ struct FileIdentity: Equatable, Sendable {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)
-        #if canImport(Darwin)
-        modifiedNanoseconds = Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
-        #else
-        modifiedNanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        #endif
+        modifiedNanoseconds = status.modifiedNanoseconds
     }
 
     /// The identity of the open file `descriptor`.
@@ -28,5 +24,15 @@ struct FileIdentity: Equatable, Sendable {
     /// The identity of the file at `url` now, or `nil` if there is none.
     static func current(of url: URL) -> FileIdentity? {
         FileLocation.status(of: url).map(FileIdentity.init)
+    }
+}
+
+extension GalleryDocument {
+    /// A tag that changes whenever the file at `url` is saved or replaced — its device, inode,
+    /// size and modification time — or `gone` when there is none: for a front end to tell
+    /// versions of a document apart without reading it.
+    public static func versionTag(ofFileAt url: URL) -> String {
+        guard let identity = FileIdentity.current(of: url) else { return "gone" }
+        return "\(identity.device)-\(identity.inode)-\(identity.size)-\(identity.modifiedNanoseconds)"
     }
 }
