@@ -38,6 +38,7 @@ enum AtomicFile {
         defer {
             if !isFinished { FileLocation.unlink(temporary) }
         }
+        SavePoint.temporaryCreated.reached()
         let identity: FileIdentity
         do {
             defer { close(descriptor) }
@@ -54,6 +55,7 @@ enum AtomicFile {
             // Renaming and linking keep the inode, size and modification time.
             identity = try FileIdentity(fileDescriptor: descriptor, url: shown)
         }
+        SavePoint.temporaryWritten.reached()
         switch mode {
         case .replace:
             guard FileLocation.rename(temporary, to: url) == 0 else { throw GalleryError.system("cannot replace", url: shown) }
@@ -69,6 +71,7 @@ enum AtomicFile {
             FileLocation.unlink(temporary)
         }
         isFinished = true
+        SavePoint.renamed.reached()
         syncFolder(folder)
         return identity
     }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Named moments of a save, where a crash test can stop it exactly instead of killing it after a
+/// random delay and hoping to land mid-save.
+///
+/// With `GALLERYKIT_PAUSE_AT` naming a point and `GALLERYKIT_PAUSED` a path, a process that
+/// reaches that point creates the file at the path (the signal to the test) and waits there until
+/// it is killed. Without them it is one comparison per point, a handful per save.
+enum SavePoint: String {
+    /// The temporary file exists, empty.
+    case temporaryCreated = "temporary-created"
+    /// The temporary file holds the whole new document, synced; the target is untouched.
+    case temporaryWritten = "temporary-written"
+    /// The new document is in place; its folder is not yet synced.
+    case renamed
+
+    private static let requested: (point: String, signal: String)? = {
+        let environment = ProcessInfo.processInfo.environment
+        guard let point = environment["GALLERYKIT_PAUSE_AT"], let signal = environment["GALLERYKIT_PAUSED"] else { return nil }
+        return (point, signal)
+    }()
+
+    /// Stops here for good if a test asked for this point.
+    func reached() {
+        guard let requested = Self.requested, requested.point == rawValue else { return }
+        close(open(requested.signal, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600))
+        while true { pause() }
+    }
+}
