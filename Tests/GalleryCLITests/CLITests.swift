@@ -227,12 +227,14 @@ import Testing
         try makeDocument(images: 1)
         try #require(try gallery("create", "Other.gallery").status == 0)
         let before = try snapshot()
-        // Hold the folder's flock from another process for longer than the 5 s wait.
+        // Hold the folder's flock from another process until told (killed here at the end),
+        // whatever the 5 s wait takes on a loaded machine.
         let holder = Process()
         holder.executableURL = Command.which("python3")
-        holder.arguments = ["-c", "import fcntl,os,sys,time; d=os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(d, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(12)", folder.url.path]
+        holder.arguments = ["-c", "import fcntl,os,sys,time; d=os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(d, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.readline()", folder.url.path]
         let ready = Pipe()
         holder.standardOutput = ready
+        holder.standardInput = Pipe()
         try holder.run()
         defer { holder.terminate() }
         _ = ready.fileHandleForReading.availableData

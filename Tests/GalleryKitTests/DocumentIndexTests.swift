@@ -285,17 +285,22 @@ import Testing
         let holder = Process()
         holder.executableURL = try #require(Command.which("python3"))
         holder.arguments = ["-c", """
-            import sqlite3, sys, time
+            import sqlite3, sys
             c = sqlite3.connect(sys.argv[1], isolation_level=None)
             c.execute('BEGIN IMMEDIATE')
             print('locked', flush=True)
-            time.sleep(3)
+            sys.stdin.readline()
             c.execute('ROLLBACK')
             """, cache.path("browse-index.sqlite").path]
-        let output = Pipe()
+        // Released when told (a line on its stdin), not after a time the listings must beat.
+        let output = Pipe(), release = Pipe()
         holder.standardOutput = output
+        holder.standardInput = release
         try holder.run()
-        defer { holder.waitUntilExit() }
+        defer {
+            try? release.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
         try #require(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("locked"))
 
         var impatient = index
@@ -307,6 +312,7 @@ import Testing
         #expect(titles(blocked) == ["a": "Alpha harbour", "c": "Charlie harbour"])
         #expect(titles(try listing(browser)) == ["a": "Alpha harbour", "b": "Bravo", "c": "Charlie harbour"])
 
+        release.fileHandleForWriting.write(Data("release\n".utf8))
         holder.waitUntilExit()
         let after = try listing(browser, search: "charlie")
         #expect(after.isIndexed)
