@@ -22,6 +22,8 @@ struct _VipsArrayDouble;
     X(vips_operation_block_set, void, (const char *, int))                                           \
     X(vips_cache_set_max, void, (int))                                                               \
     X(vips_concurrency_set, void, (int))                                                             \
+    X(vips_vector_set_enabled, void, (int))                                                          \
+    X(vips_vector_isenabled, int, (void))                                                            \
     X(vips_cache_set_max_files, void, (int))                                                         \
     X(vips_error_system, void, (int, const char *, const char *, ...))                               \
     X(vips_error, void, (const char *, const char *, ...))                                           \

@@ -3,6 +3,7 @@
  * differs from libvips' stops the test build here, naming it. */
 #include "CVipsAPICheck.h"
 #include <vips/vips.h>
+#include <vips/vector.h> /* vips_vector_set_enabled: not in vips.h */
 #include "../../Sources/CVipsShim/VipsAPI.h"
 
 #define GALLERYKIT_CHECK(name, result, parameters)                                            \

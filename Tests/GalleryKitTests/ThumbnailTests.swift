@@ -26,6 +26,14 @@ import Testing
         return url
     }
 
+    /// libvips' generated vector code stays off once thumbnails are made: with it, thumbnails
+    /// made on several threads crashed the process about once in 200 `create --cache` runs.
+    @Test func thumbnailsRunWithoutGeneratedVectorCode() throws {
+        _ = try Thumbnailer.jpeg(forFileAt: Repository.sampleImage("01-dawn"))
+        #expect(LibVips.isLoaded)
+        #expect(!LibVips.runsVectorCode)
+    }
+
     @Test func everyCachedImageGetsAThumbnailWithALongEdgeOf256() throws {
         let files = Repository.sampleImageFiles()
         let url = try makeDocument(files)

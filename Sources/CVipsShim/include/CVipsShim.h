@@ -76,4 +76,7 @@ void gallerykit_vips_take_error(char *buffer, size_t capacity);
 /// Whether libvips has been loaded into this process (for tests of lazy loading).
 int gallerykit_vips_is_loaded(void);
 
+/* Whether libvips runs generated vector code (liborc); the shim turns it off at start. */
+int gallerykit_vips_vector_is_enabled(void);
+
 #endif

@@ -18,6 +18,10 @@ enum LibVips {
     /// Whether libvips is loaded in this process.
     static var isLoaded: Bool { gallerykit_vips_is_loaded() != 0 }
 
+    /// Whether libvips runs run-time generated vector code (liborc), which start-up turns off:
+    /// thumbnails made on several threads at once crashed in it.
+    static var runsVectorCode: Bool { gallerykit_vips_vector_is_enabled() != 0 }
+
     /// The message libvips recorded last, with the buffer cleared for the next call.
     static func takeError() -> String {
         var buffer = [CChar](repeating: 0, count: 1024)
