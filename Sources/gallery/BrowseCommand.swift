@@ -87,9 +87,12 @@ struct BrowseCommand: ParsableCommand {
             date(summary.modified)
             key("name")
             text(summary.name)
+            let path = summary.url.pathForDisplay
             key("path")
-            text(summary.url.pathForDisplay)
-            if !summary.url.hasUTF8Path {
+            text(path)
+            // Only an escaped path has a backslash in its display form: the bytes are read again
+            // for those alone, not for every row.
+            if path.utf8.contains(UInt8(ascii: "\\")), !summary.url.hasUTF8Path {
                 key("fileURL")
                 text(summary.url.absoluteString)
             }

@@ -17,8 +17,10 @@ extension DocumentExporter {
     public func export(_ document: GalleryDocument, to output: URL, options: ExportOptions = ExportOptions()) async throws -> ExportReport {
         try ExportStaging.checkOutput(output, replacing: options.replacingExisting, exporter: self)
         let images = document.gallery.images
-        let toFetch = images.indices.filter { !images[$0].isCached && !images[$0].hasFailed }
-        let inDocument = images.indices.filter { images[$0].isCached || images[$0].hasFailed }
+        // The images `fetchUncachedImages` will get; the rest are read from the document first.
+        let needsFetching = { (image: GalleryImage) in !image.isCached && !image.hasFailed }
+        let toFetch = images.indices.filter { needsFetching(images[$0]) }
+        let inDocument = images.indices.filter { !needsFetching(images[$0]) }
         let staging = try ExportStaging(for: output)
         do {
             var items = images.enumerated().map { ExportItem(number: $0.offset + 1, image: $0.element) }
