@@ -30,6 +30,7 @@ struct _VipsArrayDouble;
     X(vips_error_buffer, const char *, (void))                                                       \
     X(vips_error_clear, void, (void))                                                                \
     X(vips_source_new_from_descriptor, struct _VipsSource *, (int))                                  \
+    X(vips_source_new_from_memory, struct _VipsSource *, (const void *, size_t))                     \
     X(vips_image_new_from_source, struct _VipsImage *, (struct _VipsSource *, const char *, ...))    \
     X(vips_image_hasalpha, int, (struct _VipsImage *))                                               \
     X(vips_image_get_width, int, (const struct _VipsImage *))                                        \
@@ -43,8 +44,6 @@ struct _VipsArrayDouble;
     X(vips_jpegsave_buffer, int, (struct _VipsImage *, void **, size_t *, ...))                      \
     X(vips_thumbnail_source, int, (struct _VipsSource *, struct _VipsImage **, int, ...))            \
     X(vips_thumbnail_buffer, int, (void *, size_t, struct _VipsImage **, int, ...))                  \
-    X(vips_gravity, int, (struct _VipsImage *, struct _VipsImage **, GALLERYKIT_ENUM, int, int, ...)) \
-    X(vips_arrayjoin, int, (struct _VipsImage **, struct _VipsImage **, int, ...))                   \
     X(vips_image_new_from_memory, struct _VipsImage *,                                               \
       (const void *, size_t, int, int, int, GALLERYKIT_SIGNED_ENUM))                                 \
     X(vips_image_write_to_memory, void *, (struct _VipsImage *, size_t *))                           \
@@ -72,8 +71,6 @@ enum {
     GALLERYKIT_VIPS_SIZE_DOWN = 2,
     GALLERYKIT_VIPS_FORMAT_UCHAR = 0,
     GALLERYKIT_VIPS_KERNEL_LINEAR = 1,
-    GALLERYKIT_VIPS_COMPASS_DIRECTION_CENTRE = 0,
-    GALLERYKIT_VIPS_EXTEND_BACKGROUND = 5,
     GALLERYKIT_G_LOG_LEVEL_WARNING = 1 << 4,
     GALLERYKIT_G_LOG_LEVEL_MESSAGE = 1 << 5,
     GALLERYKIT_G_LOG_LEVEL_INFO = 1 << 6,

@@ -105,12 +105,12 @@ struct GalleryRoutes {
     private func state(of url: URL, _ snapshot: EditQueue.Outcome, for request: Request) async -> GalleryState {
         let query = request.uri.queryParameters
         let width = query["width"].flatMap { Double(String($0)) }.map { min(max($0, 100), 10_000) } ?? 1200
-        let style = query["style"].flatMap { LayoutStyle(rawValue: String($0)) } ?? .justified
+        let arrangement = query["style"].flatMap { PageStyle.Arrangement(rawValue: String($0)) } ?? .justified
         return GalleryState(
             name: url.lastPathComponent, gallery: snapshot.gallery, canUndo: snapshot.canUndo, canRedo: snapshot.canRedo, version: snapshot.version,
             placeholders: await services.arrivals.placeholders(in: url), retrying: await services.arrivals.isRetrying(in: url),
             arrivalFailure: await services.arrivals.lastFailure(in: url),
-            style: style, width: width
+            arrangement: arrangement, width: width
         )
     }
 

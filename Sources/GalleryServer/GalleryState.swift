@@ -19,16 +19,13 @@ struct GalleryState: Encodable, Sendable {
         var isCached: Bool
         /// Set on a placeholder: it is not in the document yet.
         var isPlaceholder: Bool
-        /// The viewer's filmstrip width of this image when current (`GalleryLayout.filmstrip`,
-        /// settled), in CSS pixels; the other cells are `stripCell` squares.
-        var stripWidth: Double = GalleryState.stripCell
+        /// The viewer's filmstrip width of this image when current (`PageStyle`), in CSS
+        /// pixels; the other cells are `PageStyle.filmstripCell` squares.
+        var stripWidth: Double = PageStyle.filmstripCell
     }
 
-    /// The side of the viewer's filmstrip cells, in CSS pixels.
-    static let stripCell = 56.0
-
     struct Layout: Encodable, Sendable {
-        var style: LayoutStyle
+        var style: PageStyle.Arrangement
         var width: Double
         var height: Double
         /// `[x, y, width, height]` per item, in CSS pixels.
@@ -38,6 +35,10 @@ struct GalleryState: Encodable, Sendable {
     var name: String
     var title: String
     var columns: Int
+    /// The column counts the page may offer (`Gallery.columnRange`): `[lowest, highest]`.
+    var columnRange = [Gallery.columnRange.lowerBound, Gallery.columnRange.upperBound]
+    /// The viewer's filmstrip: its cells' side and the gap between them, in CSS pixels.
+    var strip = ["cell": PageStyle.filmstripCell, "spacing": PageStyle.filmstripSpacing]
     var canUndo: Bool
     var canRedo: Bool
     var version: String
@@ -48,31 +49,12 @@ struct GalleryState: Encodable, Sendable {
     var layout: Layout
 }
 
-/// How a gallery page lays out its images.
-enum LayoutStyle: String, Encodable, Sendable {
-    /// Rows filled edge to edge, images keeping their shapes (the default).
-    case justified
-    /// The original app's columns, each image as wide as a column.
-    case grid
-
-    /// The gap between images, in CSS pixels: less on a phone.
-    static func spacing(forWidth width: Double) -> Double { width < 600 ? 4 : 6 }
-
-    /// The frames of items with these aspect ratios for a page `width` wide. The columns setting
-    /// gives the grid its columns and the justified rows their height (about as tall as a
-    /// column is wide), so the same control changes the images per row in both.
-    func layout(aspectRatios: [Double], columns: Int, width: Double) -> GalleryState.Layout {
-        let spacing = Self.spacing(forWidth: width)
-        let layout = switch self {
-        case .grid: GalleryLayout.grid(aspectRatios: aspectRatios, columns: columns, width: width, spacing: spacing)
-        case .justified:
-            GalleryLayout.justified(
-                aspectRatios: aspectRatios, width: width,
-                rowHeight: (width - Double(columns - 1) * spacing) / Double(max(columns, 1)), spacing: spacing
-            )
-        }
-        return .init(
-            style: self, width: width, height: layout.contentHeight,
+extension GalleryState.Layout {
+    /// The frames of items with these aspect ratios on a page laid out by `style`.
+    init(_ style: PageStyle, aspectRatios: [Double]) {
+        let layout = style.layout(aspectRatios: aspectRatios)
+        self.init(
+            style: style.arrangement, width: style.width, height: layout.contentHeight,
             frames: layout.frames.map { [Self.rounded($0.x), Self.rounded($0.y), Self.rounded($0.width), Self.rounded($0.height)] }
         )
     }
@@ -86,7 +68,7 @@ extension GalleryState {
     /// (in their order), laid out for `width`.
     init(
         name: String, gallery: Gallery, canUndo: Bool, canRedo: Bool, version: String,
-        placeholders: [Arrivals.Placeholder], retrying: Set<UUID>, arrivalFailure: String? = nil, style: LayoutStyle, width: Double
+        placeholders: [Arrivals.Placeholder], retrying: Set<UUID>, arrivalFailure: String? = nil, arrangement: PageStyle.Arrangement, width: Double
     ) {
         var before: [UUID: [Arrivals.Placeholder]] = [:]
         var atEnd: [Arrivals.Placeholder] = []
@@ -112,16 +94,15 @@ extension GalleryState {
                 id: image.id.uuidString.lowercased(), status: status, url: image.url.absoluteString, caption: image.caption, error: image.error,
                 alt: alt, width: image.width, height: image.height, hasThumbnail: image.thumbnail != nil,
                 isCached: image.isCached, isPlaceholder: false,
-                stripWidth: image.hasFailed ? Self.stripCell : GalleryLayout.filmstrip(
-                    aspectRatios: [image.aspectRatio], current: 0, expansion: 1, width: Self.stripCell, height: Self.stripCell
-                ).frames[0].width.rounded()
+                stripWidth: image.hasFailed ? PageStyle.filmstripCell : PageStyle.filmstripWidth(ofImageWithAspectRatio: image.aspectRatio)
             ))
             ratios.append(image.hasFailed ? 1 : image.aspectRatio)
         }
         atEnd.forEach(add)
         self.init(
             name: name, title: gallery.title, columns: gallery.columns, canUndo: canUndo, canRedo: canRedo, version: version,
-            arrivalFailure: arrivalFailure, items: items, layout: style.layout(aspectRatios: ratios, columns: gallery.columns, width: width)
+            arrivalFailure: arrivalFailure, items: items,
+            layout: Layout(.screen(width: width, columns: gallery.columns, arrangement: arrangement), aspectRatios: ratios)
         )
     }
 }

@@ -91,3 +91,9 @@ enum TitleOption {
         }
     }
 }
+
+/// `--columns` and `columns N`: the range is GalleryKit's (`Gallery.columnRange`), not restated.
+enum ColumnsOption {
+    /// "1 to 12", for help texts and errors.
+    static let range = "\(Gallery.columnRange.lowerBound) to \(Gallery.columnRange.upperBound)"
+}

@@ -32,7 +32,7 @@ struct CreateCommand: AsyncParsableCommand {
     @Option(help: "The gallery's title (default: the file name).")
     var title: String?
 
-    @Option(help: "Images per row, 1 to 12.")
+    @Option(help: "Images per row, \(ColumnsOption.range).")
     var columns: Int = Gallery.defaultColumns
 
     @Flag(help: "Store the images' bytes in the document.")
@@ -47,7 +47,7 @@ struct CreateCommand: AsyncParsableCommand {
     @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
     func validate() throws {
-        guard Gallery.columnRange.contains(columns) else { throw ValidationError("--columns must be from 1 to 12") }
+        guard Gallery.columnRange.contains(columns) else { throw ValidationError("--columns must be from \(ColumnsOption.range)") }
         try TitleOption.check(title)
     }
 

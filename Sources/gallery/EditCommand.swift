@@ -16,7 +16,7 @@ struct EditCommand: AsyncParsableCommand {
               swap I J                         exchange two images
               remove I...                      remove images (undo brings them back)
               title TEXT                       set the title
-              columns N                        set the images per row (1 to 12)
+              columns N                        set the images per row (\(ColumnsOption.range))
               caption I TEXT                   set image I's caption ("" clears it)
               cache [I...]                     store images' bytes (default: all)
               uncache [I...]                   drop stored bytes (default: all)
@@ -202,7 +202,7 @@ struct TitleAction: SimpleEditAction {
 }
 
 struct ColumnsAction: SimpleEditAction {
-    static let configuration = usage("columns <n>", "Set the images per row (1 to 12).", example: "gallery edit Trip.gallery columns 4")
+    static let configuration = usage("columns <n>", "Set the images per row (\(ColumnsOption.range)).", example: "gallery edit Trip.gallery columns 4")
 
     @Argument(help: "Images per row.") var count: Int
 

@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aDocumentInsteadOfAFolderIsExplained() throws {
-        FileManager.default.createFile(atPath: folder.path("Trip.gallery").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: folder.path("Trip.gallery").path, contents: Data())
         let result = try Command.gallery(["serve", "Trip.gallery"], in: folder.url)
         #expect(result.status == 66 && result.errorOutput.hasSuffix("Trip.gallery: not a folder; serve the folder that holds the documents\n"), "\(result)")
     }

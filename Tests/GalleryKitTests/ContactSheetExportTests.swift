@@ -38,12 +38,11 @@ import Testing
         let report = try await ContactSheetExporter(for: output, width: 1024, showsTitle: showsTitle).export(source, to: output)
         #expect(report.exported == 3 && report.failed == 0)
 
-        // The expected height, from the layout engine and the sheet's documented spacing.
-        let margin = ContactSheetExporter.margin(forWidth: 1024)
-        let layout = GalleryLayout.justified(
-            aspectRatios: aspectRatios(of: source), width: Double(1024 - 2 * margin),
-            rowHeight: Double(ContactSheetExporter.rowHeight(forWidth: 1024)), spacing: Double(ContactSheetExporter.spacing(forWidth: 1024))
-        )
+        // The expected height, from the layout engine and the sheet's documented policy at 1024
+        // pixels (PageStyle.contactSheet): gaps of 1024/256 = 4, a margin of 8, rows of 96.
+        let margin = 8
+        #expect(PageStyle.contactSheetMargin(forWidth: 1024) == margin)
+        let layout = GalleryLayout.justified(aspectRatios: aspectRatios(of: source), width: Double(1024 - 2 * margin), rowHeight: 96, spacing: 4)
         let titleBand = showsTitle ? ContactSheetExporter.titleHeight(forWidth: 1024) + margin : 0
         let header = try LibVips.header(of: output)
         #expect(header.width == 1024)
@@ -130,7 +129,7 @@ import Testing
         let notAnImage = folder.path("001.jpg")
         try Data("not a jpeg".utf8).write(to: notAnImage)
         let cells = [
-            ContactSheet.Cell(thumbnail: notAnImage, rect: .init(x: 10, y: 10, width: 60, height: 60)),
+            ContactSheet.Cell(thumbnail: .file(notAnImage), rect: .init(x: 10, y: 10, width: 60, height: 60)),
             ContactSheet.Cell(thumbnail: nil, rect: .init(x: 80, y: 10, width: 60, height: 60)),
         ]
         let data = try ContactSheet.render(width: 150, height: 80, cells: cells, title: nil, encoding: .png)
@@ -140,15 +139,19 @@ import Testing
             #expect(pixels[cell.rect.x + 30, cell.rect.y + 15] == PNGPixels.RGB(r: 200, g: 200, b: 200))
         }
         #expect(pixels[75, 40] == PNGPixels.RGB(r: 255, g: 255, b: 255))
+        // The document preview asks for a failure instead (spec §3.4: no preview then).
+        #expect(throws: GalleryError.self) {
+            try ContactSheet.render(width: 150, height: 80, cells: cells, title: nil, encoding: .png, unreadableFails: true)
+        }
     }
 
     /// A "thumbnail" too large to decode whole (a document's entry can be any image) is shrunk on
     /// load, and drawn.
     @Test func largeThumbnailIsShrunkOnLoad() throws {
         let large = folder.path("large.jpg")
-        let photo = ContactSheet.Cell(thumbnail: Repository.sampleImage("01-dawn.jpg"), rect: .init(x: 0, y: 0, width: 1500, height: 1000))
-        try ContactSheet.render(width: 1500, height: 1000, cells: [photo], title: nil, encoding: .jpeg).write(to: large)
-        let cell = ContactSheet.Cell(thumbnail: large, rect: .init(x: 5, y: 5, width: 90, height: 60))
+        let photo = ContactSheet.Cell(thumbnail: .file(Repository.sampleImage("01-dawn.jpg")), rect: .init(x: 0, y: 0, width: 1500, height: 1000))
+        try ContactSheet.render(width: 1500, height: 1000, cells: [photo], title: nil, encoding: .jpeg(quality: 85)).write(to: large)
+        let cell = ContactSheet.Cell(thumbnail: .file(large), rect: .init(x: 5, y: 5, width: 90, height: 60))
         try ContactSheet.render(width: 100, height: 70, cells: [cell], title: nil, encoding: .png).write(to: folder.path("sheet.png"))
         let centre = try PNGPixels(folder.path("sheet.png"))[50, 35]
         #expect(!(centre.r == centre.g && centre.g == centre.b), "the photo, not a tile: \(centre)")
@@ -160,7 +163,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let ratios = (0..<300).map { _ in [0.25, 0.5, 0.75, 1, 1.5, 16, 40].randomElement(using: &generator)! * Double.random(in: 0.9...1.1, using: &generator) }
         let plan = try ContactSheetExporter.plan(aspectRatios: ratios, width: width, hasTitle: true)
-        let margin = ContactSheetExporter.margin(forWidth: width)
+        let margin = PageStyle.contactSheetMargin(forWidth: width)
         #expect(plan.cells.count == 300)
         for cell in plan.cells {
             #expect(cell.width >= 1 && cell.height >= 1)
@@ -176,7 +179,7 @@ import Testing
     @Test func hugeGalleryGetsLowerRowsInsteadOfAnEndlessSheet() throws {
         let plan = try ContactSheetExporter.plan(aspectRatios: Array(repeating: 1.5, count: 20_000), width: 2048, hasTitle: true)
         #expect(plan.height <= ContactSheetExporter.maximumHeight && plan.width * plan.height <= ContactSheetExporter.maximumPixels)
-        #expect(plan.rowHeight < Double(ContactSheetExporter.rowHeight(forWidth: 2048)))
+        #expect(plan.rowHeight < PageStyle.contactSheet(width: 2048).rowHeight)
         // Panoramas a row each: lower rows cannot help.
         let error = #expect(throws: GalleryError.self) {
             try ContactSheetExporter.plan(aspectRatios: Array(repeating: 16, count: 10_000), width: 256, hasTitle: true)

@@ -140,6 +140,34 @@ import Testing
         #expect(page.contains("HTTP 404 Not Found"), "the failed item's error tile")
     }
 
+    /// The exported page lays the document out as `gallery serve` does at its two widths: the
+    /// document's images per row, the app's gaps (PageStyle), not rows of its own.
+    @Test(arguments: [1, 2, 6])
+    func htmlLaysOutTheDocumentsColumnsAsTheAppDoes(columns: Int) async throws {
+        var source = try documentWithFailedImage()
+        try source.edit { try $0.setColumns(columns) }
+        try source.save()
+        let output = folder.path("Site-\(columns)")
+        _ = try await HTMLExporter().export(source, to: output)
+        let page = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        let ratios = source.gallery.images.map { $0.hasFailed ? 1 : $0.aspectRatio }
+        for (width, prefix) in [(1200.0, ""), (390.0, "p")] {
+            let app = PageStyle.screen(width: width, columns: columns).layout(aspectRatios: ratios)
+            if columns == 1 { #expect(app.frames.allSatisfy { $0.x == 0 }, "one image a row") }
+            if columns == 6 { #expect(app.frames.allSatisfy { $0.y == 0 }, "all four on one row") }
+            let pattern = try NSRegularExpression(pattern: "--\(prefix)x:([0-9.]+)%;--\(prefix)y:([0-9.]+)%;--\(prefix)w:([0-9.]+)%;--\(prefix)h:([0-9.]+)%")
+            let exported = pattern.matches(in: page, range: NSRange(page.startIndex..., in: page)).map { match in
+                (1...4).map { Double(page[Range(match.range(at: $0), in: page)!])! }
+            }
+            try #require(exported.count == app.frames.count)
+            for (percent, frame) in zip(exported, app.frames) {
+                // Percent of the width (x, w) and of the content's height (y, h), four decimals.
+                #expect(abs(percent[0] / 100 * width - frame.x) < 0.01 && abs(percent[2] / 100 * width - frame.width) < 0.01)
+                #expect(abs(percent[1] / 100 * app.contentHeight - frame.y) < 0.01 && abs(percent[3] / 100 * app.contentHeight - frame.height) < 0.01)
+            }
+        }
+    }
+
     @Test func htmlRefersOnlyToFilesInTheOutput() async throws {
         let source = try documentWithFailedImage()
         let output = folder.path("Site")
@@ -221,3 +249,4 @@ import Testing
         #expect(try files(in: folder.path("out")) == ["001-image-0.jpg", "003-image-2.jpg"])
     }
 }
+

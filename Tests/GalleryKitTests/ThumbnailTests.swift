@@ -53,6 +53,26 @@ import Testing
         #expect(report.entries == 2 + 1 + 2 * files.count + 1, "\(report)")
     }
 
+    /// Spec §3.4's layout, drawn by the contact sheet's code: 2 cells of 128 a row, each
+    /// thumbnail shrunk to fit (never enlarged) and centred; 256×128 for 1 or 2, 256×256 for 3 or 4.
+    @Test func thePreviewLaysOutTwoSquareCellsARowWithThumbnailsFittedAndCentred() throws {
+        let one = Thumbnailer.previewPlan(thumbnailSizes: [(256, 171)])
+        #expect(one.width == 256 && one.height == 128)
+        // 128 × 85.5 centred in the first cell: top 21.25, bottom 106.75, each edge rounded.
+        #expect(one.cells == [ContactSheet.Rect(x: 0, y: 21, width: 128, height: 86)])
+        let four = Thumbnailer.previewPlan(thumbnailSizes: [(171, 256), (256, 256), (64, 32), (256, 171)])
+        #expect(four.width == 256 && four.height == 256)
+        #expect(four.cells == [
+            ContactSheet.Rect(x: 21, y: 0, width: 86, height: 128),
+            ContactSheet.Rect(x: 128, y: 0, width: 128, height: 128),
+            ContactSheet.Rect(x: 32, y: 176, width: 64, height: 32),  // not enlarged
+            ContactSheet.Rect(x: 128, y: 149, width: 128, height: 86),
+        ])
+        let url = try makeDocument([Repository.sampleImage("01-dawn")])
+        let preview = try size(of: try #require(try entry("preview.jpg", of: url)))
+        #expect(preview.width == 256 && preview.height == 128)
+    }
+
     @Test func thePreviewIsAContactSheetRefreshedWhenTheFirstImagesChange() throws {
         let url = try makeDocument(Array(Repository.sampleImageFiles().prefix(5)))
         let first = try #require(try entry("preview.jpg", of: url))

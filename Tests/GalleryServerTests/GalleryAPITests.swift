@@ -20,15 +20,17 @@ import Testing
             let state = try StateView(answer.json)
             #expect(state.ids == gallery.images.map { $0.id.uuidString.lowercased() })
             #expect(state.json["title"] as? String == "Trip")
-            // The frames are GalleryLayout's, not the page's own arithmetic.
-            let layout = LayoutStyle(rawValue: style)!.layout(aspectRatios: gallery.images.map(\.aspectRatio), columns: gallery.columns, width: width)
+            // The frames are the library's page style, not the page's own arithmetic.
             let ratios = gallery.images.map(\.aspectRatio)
+            let layout = GalleryState.Layout(.screen(width: width, columns: gallery.columns, arrangement: PageStyle.Arrangement(rawValue: style)!), aspectRatios: ratios)
             let spacing = width < 600 ? 4.0 : 6.0
             let library = style == "grid"
                 ? GalleryLayout.grid(aspectRatios: ratios, columns: gallery.columns, width: width, spacing: spacing)
                 : GalleryLayout.justified(aspectRatios: ratios, width: width, rowHeight: (width - Double(gallery.columns - 1) * spacing) / Double(gallery.columns), spacing: spacing)
             #expect(state.frames == layout.frames)
-            // The viewer's filmstrip widths are GalleryLayout's too.
+            // The viewer's filmstrip and the column range are the library's too.
+            #expect(state.json["strip"] as? [String: Double] == ["cell": 56, "spacing": 4])
+            #expect(state.json["columnRange"] as? [Int] == [1, 12])
             for (item, image) in zip(state.items, gallery.images) {
                 let strip = GalleryLayout.filmstrip(aspectRatios: [image.aspectRatio], current: 0, expansion: 1, width: 56, height: 56)
                 #expect(item["stripWidth"] as? Double == strip.frames[0].width.rounded())

@@ -13,11 +13,12 @@
 /// cannot be found).
 int gallerykit_vips_start(void);
 
-/// Reads the header of the image file at `path` (`access=sequential`: no pixel decode for JPEG,
-/// PNG and WebP). On success returns 0 and sets the stored size, whether EXIF orientation swaps
-/// width and height, and the loader's name (e.g. `jpegload_source`, truncated to `capacity`).
-int gallerykit_vips_header(const char *path, int *width, int *height, int *swaps_width_and_height,
-                           char *loader, size_t capacity);
+/// Reads the header of the image file at `path` or, when `path` is NULL, of the `length` bytes at
+/// `bytes` (`access=sequential`: no pixel decode for JPEG, PNG and WebP). On success returns 0
+/// and sets the stored size, whether EXIF orientation swaps width and height, and the loader's
+/// name (e.g. `jpegload_source`, truncated to `capacity`).
+int gallerykit_vips_header(const char *path, const void *bytes, size_t length, int *width, int *height,
+                           int *swaps_width_and_height, char *loader, size_t capacity);
 
 /// Makes a JPEG thumbnail whose long edge is at most `size` pixels (shrink-on-load, EXIF
 /// orientation applied, alpha flattened on white, sRGB), from the file at `path` or, when
@@ -25,11 +26,6 @@ int gallerykit_vips_header(const char *path, int *width, int *height, int *swaps
 /// it with `gallerykit_vips_free`) and `*jpeg_length`.
 int gallerykit_vips_thumbnail(const char *path, const void *bytes, size_t length, int size,
                               void **jpeg, size_t *jpeg_length);
-
-/// Lays out `count` JPEGs (at most 16) `across` to a row, each shrunk into a `cell`-pixel square
-/// on white, and encodes the sheet as a JPEG. Returns 0 on success, as above.
-int gallerykit_vips_contact_sheet(const void *const *jpegs, const size_t *lengths, int count,
-                                  int across, int cell, void **jpeg, size_t *jpeg_length);
 
 /// A contact sheet being drawn: an 8-bit RGB canvas in memory, white until drawn on. Opaque.
 typedef struct gallerykit_vips_sheet gallerykit_vips_sheet;
@@ -39,13 +35,14 @@ typedef struct gallerykit_vips_sheet gallerykit_vips_sheet;
 /// `gallerykit_vips_sheet_free`.
 gallerykit_vips_sheet *gallerykit_vips_sheet_new(int width, int height);
 
-/// Draws the image file at `path` (a thumbnail, already upright) resized to exactly
+/// Draws the image file at `path`, or when `path` is NULL the `length` bytes at `bytes` (a
+/// thumbnail, already upright), resized to exactly
 /// `width`×`height` pixels by vips_resize (linear kernel), its top-left corner at `x`, `y` (alpha
 /// flattened on white, sRGB). A file of more than 2²⁰ pixels is shrunk on load first. Returns 0;
 /// or -1 with the error set and nothing drawn if libvips cannot read the file or the rectangle is
 /// not inside the canvas. Calls that draw rectangles that do not overlap may run on several
 /// threads at once: each writes only its own pixels.
-int gallerykit_vips_sheet_draw_image(gallerykit_vips_sheet *sheet, const char *path,
+int gallerykit_vips_sheet_draw_image(gallerykit_vips_sheet *sheet, const char *path, const void *bytes, size_t length,
                                      int x, int y, int width, int height);
 
 /// Draws the error tile (light grey, a darker border and diagonal cross) in the rectangle, cut to
@@ -59,9 +56,9 @@ void gallerykit_vips_sheet_draw_error_tile(gallerykit_vips_sheet *sheet, int x, 
 int gallerykit_vips_sheet_draw_text(gallerykit_vips_sheet *sheet, const char *text,
                                     int x, int y, int width, int height);
 
-/// Encodes the canvas as a JPEG (quality 85) or, when `png` is non-zero, a PNG. On success
-/// returns 0 and sets `*buffer` (free it with `gallerykit_vips_free`) and `*length`.
-int gallerykit_vips_sheet_encode(gallerykit_vips_sheet *sheet, int png, void **buffer, size_t *length);
+/// Encodes the canvas as a JPEG of this `quality` (1 to 100) or, when `png` is non-zero, a PNG.
+/// On success returns 0 and sets `*buffer` (free it with `gallerykit_vips_free`) and `*length`.
+int gallerykit_vips_sheet_encode(gallerykit_vips_sheet *sheet, int png, int quality, void **buffer, size_t *length);
 
 /// Frees a canvas (NULL is ignored).
 void gallerykit_vips_sheet_free(gallerykit_vips_sheet *sheet);

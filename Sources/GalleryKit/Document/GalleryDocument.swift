@@ -321,7 +321,7 @@ extension GalleryDocument {
     /// The first thumbnails the document has, which its preview shows.
     func previewThumbnails(of gallery: Gallery) -> [String] {
         let available = gallery.images.lazy.compactMap(\.thumbnail).filter { pendingEntries[$0] != nil || contents?.contains($0) == true }
-        return Array(available.prefix(Thumbnailer.previewCount))
+        return Array(available.prefix(PageStyle.previewCount))
     }
 
     /// The bytes of small entries (thumbnails) that will be written, wherever they are now, in

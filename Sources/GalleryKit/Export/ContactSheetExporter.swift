@@ -1,6 +1,6 @@
 import Foundation
 
-/// The whole gallery as one JPEG or PNG: its thumbnails in justified rows (`GalleryLayout`), on
+/// The whole gallery as one JPEG or PNG: its thumbnails in justified rows (`PageStyle`), on
 /// white, the title on top.
 ///
 /// Made only from thumbnails (the document's own, or ones made for the export), never from the
@@ -20,7 +20,7 @@ public struct ContactSheetExporter: DocumentExporter {
     /// - Throws: `.invalidArgument` unless `output` ends in `.jpg`, `.jpeg` or `.png` (in any case).
     public init(for output: URL, width: Int = 2048, showsTitle: Bool = true) throws {
         switch output.pathExtension.lowercased() {
-        case "jpg", "jpeg": encoding = .jpeg
+        case "jpg", "jpeg": encoding = .jpeg(quality: 85)
         case "png": encoding = .png
         default:
             throw GalleryError(.invalidArgument, url: output, "a contact sheet must be a .jpg, .jpeg or .png file")
@@ -41,7 +41,9 @@ public struct ContactSheetExporter: DocumentExporter {
             try Self.plan(aspectRatios: zip(contents.items, isTile).map { $1 ? 1 : $0.image.aspectRatio }, width: width, hasTitle: title != nil)
         }
         let cells = contents.items.indices.map { index in
-            ContactSheet.Cell(thumbnail: isTile[index] ? nil : contents.items[index].thumbnailPath.map(staging.appendingPathComponent), rect: plan.cells[index])
+            ContactSheet.Cell(
+                thumbnail: isTile[index] ? nil : contents.items[index].thumbnailPath.map { .file(staging.appendingPathComponent($0)) }, rect: plan.cells[index]
+            )
         }
         let data = try GalleryError.attributing(to: contents.output) {
             try ContactSheet.render(
@@ -65,19 +67,6 @@ extension ContactSheetExporter {
     static let maximumHeight = 65_000
     static let maximumPixels = 1 << 27
 
-    /// The gap between cells and between rows: 8 pixels at the default 2048, at least 2.
-    static func spacing(forWidth width: Int) -> Int { min(max(width / 256, 2), 8) }
-
-    /// The white border around everything: twice the spacing.
-    static func margin(forWidth width: Int) -> Int { 2 * spacing(forWidth: width) }
-
-    /// The row height aimed at: a sixteenth of the width, within 96...128. Thumbnails are 256
-    /// pixels on their long edge (a 3:2 landscape one is 171 high) and justified rows end up
-    /// between this and about 1.3 times it, so nearly every cell is a thumbnail shrunk, which
-    /// libvips does in a fraction of the time of enlarging (the sheet took 1.29 s for 300
-    /// photos at 180, 0.90 s at 128); a 2048-pixel sheet holds about ten a row.
-    static func rowHeight(forWidth width: Int) -> Int { min(max(width / 16, 96), 128) }
-
     /// The height of the title line: a 32nd of the width, within 16...96.
     static func titleHeight(forWidth width: Int) -> Int { min(max(width / 32, 16), 96) }
 
@@ -89,44 +78,39 @@ extension ContactSheetExporter {
         var cells: [ContactSheet.Rect]
         /// The title line's rectangle (zero-sized when there is no title).
         var title: ContactSheet.Rect
-        /// The row height the layout aimed at (lower than `rowHeight(forWidth:)` only for a
+        /// The row height the layout aimed at (lower than `PageStyle.contactSheet`'s only for a
         /// gallery too large to fit otherwise).
         var rowHeight: Double
     }
 
     /// Lays out items of these aspect ratios (failed ones as 1) on a sheet `width` pixels wide.
     ///
-    /// Frames come from `GalleryLayout.justified` inside the margin, below the title line if
+    /// Frames come from `PageStyle.contactSheet` inside the margin, below the title line if
     /// there is one; their edges are rounded to whole pixels, so cells `spacing` apart never
     /// overlap. A gallery too large for `maximumHeight` and `maximumPixels` gets lower rows, down
     /// to 16 pixels.
     /// - Throws: `.limitExceeded` if even that is too large.
     /// - Complexity: O(n) for n items.
     static func plan(aspectRatios: [Double], width: Int, hasTitle: Bool) throws -> Plan {
-        let spacing = spacing(forWidth: width), margin = margin(forWidth: width)
+        var style = PageStyle.contactSheet(width: width)
+        let margin = PageStyle.contactSheetMargin(forWidth: width)
         let titleHeight = hasTitle ? titleHeight(forWidth: width) : 0
         let top = margin + (hasTitle ? titleHeight + margin : 0)
-        var rowHeight = Double(rowHeight(forWidth: width))
         while true {
-            let layout = GalleryLayout.justified(aspectRatios: aspectRatios, width: Double(width - 2 * margin), rowHeight: rowHeight, spacing: Double(spacing))
-            let cells = layout.frames.map { frame in
-                // Rounding each edge, not each size, keeps the gaps: a.maxX < b.x stays so.
-                let left = Int(frame.x.rounded()), right = Int(frame.maxX.rounded())
-                let upper = Int(frame.y.rounded()), lower = Int(frame.maxY.rounded())
-                return ContactSheet.Rect(x: margin + left, y: top + upper, width: max(1, right - left), height: max(1, lower - upper))
-            }
+            let layout = style.layout(aspectRatios: aspectRatios)
+            let cells = layout.frames.map { ContactSheet.Rect(roundingEdgesOf: $0, offsetBy: margin, top) }
             let contentBottom = cells.map { $0.y + $0.height }.max() ?? top - margin
             let height = contentBottom + margin
             if height <= maximumHeight, height * width <= maximumPixels {
                 let title = ContactSheet.Rect(x: margin, y: margin, width: hasTitle ? width - 2 * margin : 0, height: titleHeight)
-                return Plan(width: width, height: height, cells: cells, title: title, rowHeight: rowHeight)
+                return Plan(width: width, height: height, cells: cells, title: title, rowHeight: style.rowHeight)
             }
-            guard rowHeight > 16 else {
+            guard style.rowHeight > 16 else {
                 throw GalleryError(.limitExceeded, "a contact sheet of \(aspectRatios.count) images would be \(width)×\(height) pixels, more than can be drawn; use a smaller --width")
             }
             // The height grows about as the square of the row height (rows get fewer items too).
             let excess = max(Double(height) / Double(maximumHeight), Double(height * width) / Double(maximumPixels))
-            rowHeight = max(16, (rowHeight / excess.squareRoot() * 0.95).rounded(.down))
+            style.rowHeight = max(16, (style.rowHeight / excess.squareRoot() * 0.95).rounded(.down))
         }
     }
 

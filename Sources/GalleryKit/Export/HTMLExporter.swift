@@ -5,8 +5,9 @@ import Foundation
 /// (the large image paged with ←/→ and swipe, a filmstrip in sync below it, Esc back to the grid).
 ///
 /// The page shows thumbnails (the document's own, never a second decode of an original) and
-/// the layout of `GalleryLayout` written as explicit positions — one for wide windows, one for
-/// phones — so nothing moves while images load. Failed images are square error tiles with their
+/// the layout of `PageStyle` written as explicit positions — one for wide windows, one for
+/// phones, each with the document's images per row as `gallery serve` shows them — so nothing
+/// moves while images load. Failed images are square error tiles with their
 /// error. Every text from the document is escaped; none becomes markup or script.
 public struct HTMLExporter: DocumentExporter {
     public init() {}
@@ -17,28 +18,12 @@ public struct HTMLExporter: DocumentExporter {
         ["index.html", "assets", "images", "thumbnails"].contains(name)
     }
 
-    /// The two layouts the page carries: laid out at these widths, then scaled to the window.
-    static let desktop = PageLayout(width: 1200, rowHeight: 240, spacing: 6)
-    static let phone = PageLayout(width: 390, rowHeight: 130, spacing: 4)
-    /// The filmstrip's square thumbnails, and the gap between them, in CSS pixels.
-    static let stripCell = 64.0
-    static let stripSpacing = 4.0
-
-    struct PageLayout {
-        var width: Double
-        var rowHeight: Double
-        var spacing: Double
-
-        func frames(_ ratios: [Double]) -> GalleryLayout {
-            GalleryLayout.justified(aspectRatios: ratios, width: width, rowHeight: rowHeight, spacing: spacing)
-        }
-    }
-
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         let items = contents.items
         let ratios = items.map { $0.failure == nil ? $0.image.aspectRatio : 1 }
-        let desktop = Self.desktop.frames(ratios)
-        let phone = Self.phone.frames(ratios)
+        let (desktopStyle, phoneStyle) = Self.pageStyles(columns: contents.gallery.columns)
+        let desktop = desktopStyle.layout(aspectRatios: ratios)
+        let phone = phoneStyle.layout(aspectRatios: ratios)
         let itemTemplate = try ExportTemplate(named: "html/item.html")
         let failedTemplate = try ExportTemplate(named: "html/failed-item.html")
 
@@ -70,8 +55,8 @@ public struct HTMLExporter: DocumentExporter {
             "summary": HTMLText.escaped(summary),
             "items": markup,
             "data": HTMLText.scriptJSON(Self.viewerData(title: title, items: items, ratios: ratios)),
-            "desktopHeight": Self.percent(desktop.contentHeight, of: Self.desktop.width),
-            "phoneHeight": Self.percent(phone.contentHeight, of: Self.phone.width),
+            "desktopHeight": Self.percent(desktop.contentHeight, of: desktopStyle.width),
+            "phoneHeight": Self.percent(phone.contentHeight, of: phoneStyle.width),
             "generator": HTMLText.escaped(GalleryKitVersion.generator),
         ])
         try ExportStaging.createFile(at: staging.appendingPathComponent("index.html"), contents: Data(page.utf8))
@@ -89,6 +74,11 @@ public struct HTMLExporter: DocumentExporter {
         return "Image \(item.number)"
     }
 
+    /// The page's two layouts, as `gallery serve` lays the document out at those widths.
+    static func pageStyles(columns: Int) -> (desktop: PageStyle, phone: PageStyle) {
+        (.screen(width: PageStyle.exportedWidths.desktop, columns: columns), .screen(width: PageStyle.exportedWidths.phone, columns: columns))
+    }
+
     /// The item's frame in both layouts as CSS custom properties: x and width in percent of the
     /// content's width, y and height in percent of its height.
     static func frameStyle(desktop: GalleryLayout, phone: GalleryLayout, index: Int) -> String {
@@ -98,7 +88,8 @@ public struct HTMLExporter: DocumentExporter {
             return "--\(prefix)x:\(percent(frame.x, of: width))%;--\(prefix)y:\(percent(frame.y, of: height))%;"
                 + "--\(prefix)w:\(percent(frame.width, of: width))%;--\(prefix)h:\(percent(frame.height, of: height))%"
         }
-        return declarations(desktop, width: Self.desktop.width, prefix: "") + ";" + declarations(phone, width: Self.phone.width, prefix: "p")
+        let widths = PageStyle.exportedWidths
+        return declarations(desktop, width: widths.desktop, prefix: "") + ";" + declarations(phone, width: widths.phone, prefix: "p")
     }
 
     /// `part` as a percentage of `whole`, with four decimals (a hundredth of a pixel at 10,000 px).
@@ -110,8 +101,6 @@ public struct HTMLExporter: DocumentExporter {
     /// The data the viewer script reads: each item's files, size, texts and filmstrip width.
     static func viewerData(title: String, items: [ExportItem], ratios: [Double]) -> JSONValue {
         let entries: [JSONValue] = zip(items, ratios).map { item, ratio in
-            // The current thumbnail's settled width in the strip (expansion 1), per GalleryLayout.
-            let strip = GalleryLayout.filmstrip(aspectRatios: [ratio], current: 0, expansion: 1, width: stripCell, height: stripCell, spacing: stripSpacing)
             let size = item.pixelSize
             let isOK = item.failure == nil && item.imagePath != nil
             return .object([
@@ -122,12 +111,12 @@ public struct HTMLExporter: DocumentExporter {
                 "alt": .string(alternativeText(of: item)),
                 "caption": item.image.caption.map(JSONValue.string) ?? .null,
                 "error": isOK ? .null : .string(item.failure ?? "the image could not be loaded"),
-                "stripWidth": .number(isOK ? strip.frames[0].width : stripCell),
+                "stripWidth": .number(isOK ? PageStyle.filmstripWidth(ofImageWithAspectRatio: ratio) : PageStyle.filmstripCell),
             ])
         }
         return .object([
             "title": .string(title),
-            "strip": .object(["cell": .number(stripCell), "spacing": .number(stripSpacing)]),
+            "strip": .object(["cell": .number(PageStyle.filmstripCell), "spacing": .number(PageStyle.filmstripSpacing)]),
             "items": .array(entries),
         ])
     }

@@ -13,29 +13,56 @@ enum ContactSheet {
         var y: Int
         var width: Int
         var height: Int
+
+        /// The whole pixels of `frame` moved by `x`, `y`: each edge rounded, not each size, so
+        /// frames a gap apart stay apart (a.maxX < b.x stays so); at least 1 pixel a side.
+        init(roundingEdgesOf frame: LayoutFrame, offsetBy x: Int = 0, _ y: Int = 0) {
+            let left = Int(frame.x.rounded()), right = Int(frame.maxX.rounded())
+            let upper = Int(frame.y.rounded()), lower = Int(frame.maxY.rounded())
+            self.init(x: x + left, y: y + upper, width: max(1, right - left), height: max(1, lower - upper))
+        }
+
+        init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
     }
 
-    /// One cell: the thumbnail file drawn into `rect`, or the error tile when there is none.
+    /// A thumbnail to draw: a file, or bytes in memory (a document's entry).
+    enum Thumbnail: Sendable {
+        case file(URL)
+        case bytes(Data)
+    }
+
+    /// One cell: the thumbnail drawn into `rect`, or the error tile when there is none.
     struct Cell: Sendable {
-        var thumbnail: URL?
+        var thumbnail: Thumbnail?
         var rect: Rect
     }
 
     /// How the sheet is encoded.
-    enum Encoding: Sendable {
-        case jpeg
+    enum Encoding: Sendable, Equatable {
+        /// JPEG of this quality (1…100).
+        case jpeg(quality: Int)
         case png
     }
 
     /// Draws a `width`×`height` sheet and encodes it.
     ///
-    /// Cells must not overlap. Each thumbnail is decoded and resampled to its cell's size, on all
-    /// cores, straight into the canvas (one shrunk on load first if it is not thumbnail-sized); a
-    /// thumbnail libvips cannot read is drawn as the error tile, like a cell without one. `title` is plain text (never read as markup), fitted into its rectangle.
+    /// Cells must not overlap. Each thumbnail (drawn as stored: thumbnails are upright) is decoded
+    /// and resampled to its cell's size, on all cores, straight into the canvas (one shrunk on
+    /// load first if it is not thumbnail-sized); a thumbnail libvips cannot read is drawn as the
+    /// error tile, like a cell without one, unless `unreadableFails`. `title` is plain text (never
+    /// read as markup), fitted into its rectangle.
     /// - Throws: `.ioFailure` with libvips' message if the canvas cannot be had, the title cannot
-    ///   be drawn or the sheet cannot be encoded; the error names no file (the caller's does).
+    ///   be drawn or the sheet cannot be encoded, or, with `unreadableFails`, a thumbnail cannot
+    ///   be read; the error names no file (the caller's does).
     /// - Complexity: O(width × height) memory and time, plus one thumbnail decode per cell.
-    static func render(width: Int, height: Int, cells: [Cell], title: (text: String, rect: Rect)?, encoding: Encoding) throws -> Data {
+    static func render(
+        width: Int, height: Int, cells: [Cell], title: (text: String, rect: Rect)?, encoding: Encoding, unreadableFails: Bool = false
+    ) throws -> Data {
         try LibVips.start.get()
         func failure(_ what: String) -> GalleryError {
             GalleryError(.ioFailure, "cannot \(what) the contact sheet (\(LibVips.takeError()))")
@@ -46,21 +73,31 @@ enum ContactSheet {
         // The canvas never leaves this function; every path frees it here, once.
         defer { gallerykit_vips_sheet_free(sheet) }
 
-        let shared = SharedCanvas(handle: sheet)
+        let unreadable = UnsafeMutableBufferPointer<Bool>.allocate(capacity: cells.count)
+        unreadable.initialize(repeating: false)
+        defer { unreadable.deallocate() }
+        let shared = SharedCanvas(handle: sheet, unreadable: unreadable)
         DispatchQueue.concurrentPerform(iterations: cells.count) { index in
             let sheet = shared.handle
             let cell = cells[index]
             let (x, y, width, height) = (Int32(clamping: cell.rect.x), Int32(clamping: cell.rect.y), Int32(clamping: cell.rect.width), Int32(clamping: cell.rect.height))
             if let thumbnail = cell.thumbnail {
-                let status = FileLocation.withPath(of: thumbnail) { path in
-                    gallerykit_vips_sheet_draw_image(sheet, path, x, y, width, height)
+                let status = switch thumbnail {
+                case .file(let url):
+                    FileLocation.withPath(of: url) { path in gallerykit_vips_sheet_draw_image(sheet, path, nil, 0, x, y, width, height) }
+                case .bytes(let data):
+                    data.withUnsafeBytes { bytes in gallerykit_vips_sheet_draw_image(sheet, nil, bytes.baseAddress, bytes.count, x, y, width, height) }
                 }
                 guard status != 0 else { return }
                 // An unreadable thumbnail (a damaged entry of the document) is an error tile, not
                 // a failed export; its message is dropped so it cannot prefix a later one.
                 _ = LibVips.takeError()
+                shared.unreadable[index] = true
             }
             gallerykit_vips_sheet_draw_error_tile(sheet, x, y, width, height)
+        }
+        if unreadableFails, unreadable.contains(true) {
+            throw GalleryError(.ioFailure, "cannot draw the contact sheet (libvips cannot read one of its thumbnails)")
         }
 
         if let title {
@@ -73,16 +110,21 @@ enum ContactSheet {
 
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        guard gallerykit_vips_sheet_encode(sheet, encoding == .png ? 1 : 0, &buffer, &length) == 0 else {
+        let (png, quality): (Int32, Int32) = switch encoding {
+        case .png: (1, 0)
+        case .jpeg(let quality): (0, Int32(clamping: min(max(quality, 1), 100)))
+        }
+        guard gallerykit_vips_sheet_encode(sheet, png, quality, &buffer, &length) == 0 else {
             throw failure("encode")
         }
         return LibVips.takeBuffer(buffer, length: length)
     }
 
-    /// The canvas, handed to the drawing threads. Safe because cells do not overlap: each
-    /// thread writes only its own cell's pixels (the shim's contract), and the canvas is freed
-    /// only after `concurrentPerform` has returned.
+    /// The canvas and one unreadable mark per cell, handed to the drawing threads. Safe because
+    /// cells do not overlap: each thread writes only its own cell's pixels (the shim's contract)
+    /// and its own mark, and both are freed only after `concurrentPerform` has returned.
     private struct SharedCanvas: @unchecked Sendable {
         let handle: OpaquePointer
+        let unreadable: UnsafeMutableBufferPointer<Bool>
     }
 }

@@ -44,14 +44,27 @@ enum LibVips {
     /// Reads the header of `url` only: no pixels are decoded for JPEG, PNG or WebP.
     static func header(of url: URL) throws -> Header {
         try GalleryError.attributing(to: url) { try start.get() }
+        let header = FileLocation.withPath(of: url) { path in readHeader { gallerykit_vips_header(path, nil, 0, $0, $1, $2, $3, $4) } }
+        guard let header else { throw GalleryError(.notAnImage, url: url, "not an image libvips can read (\(takeError()))") }
+        return header
+    }
+
+    /// Reads the header of an image held in memory (a thumbnail entry of a document).
+    static func header(of image: Data) throws -> Header {
+        try start.get()
+        let header = image.withUnsafeBytes { bytes in readHeader { gallerykit_vips_header(nil, bytes.baseAddress, bytes.count, $0, $1, $2, $3, $4) } }
+        guard let header else { throw GalleryError(.notAnImage, "not an image libvips can read (\(takeError()))") }
+        return header
+    }
+
+    /// Runs a shim call that reads a header into the given width, height, swap flag and loader
+    /// buffer (and its capacity); `nil` if it fails, with the error left for `takeError`.
+    private static func readHeader(
+        _ call: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<CChar>, Int) -> Int32
+    ) -> Header? {
         var width: Int32 = 0, height: Int32 = 0, swaps: Int32 = 0
         var loader = [CChar](repeating: 0, count: 64)
-        let status = FileLocation.withPath(of: url) { path in
-            gallerykit_vips_header(path, &width, &height, &swaps, &loader, loader.count)
-        }
-        guard status == 0 else {
-            throw GalleryError(.notAnImage, url: url, "not an image libvips can read (\(takeError()))")
-        }
+        guard call(&width, &height, &swaps, &loader, loader.count) == 0 else { return nil }
         let name = String(decoding: loader.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return Header(width: Int(width), height: Int(height), swapsWidthAndHeight: swaps != 0, loader: name)
     }

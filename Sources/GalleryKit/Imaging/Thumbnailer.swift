@@ -7,10 +7,6 @@ import Foundation
 public enum Thumbnailer {
     /// The long edge of a thumbnail, in pixels.
     public static let longEdge = 256
-    /// The preview is a 2×2 sheet of this many pixels a cell: 256×256 in all.
-    static let previewAcross = 2
-    static let previewCell = 128
-    static var previewCount: Int { previewAcross * previewAcross }
 
     /// A thumbnail of the image file at `url`: shrink-on-load, EXIF orientation applied.
     /// - Throws: `.notAnImage` if libvips cannot make one.
@@ -39,13 +35,32 @@ public enum Thumbnailer {
         return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 
-    /// A contact sheet of `thumbnails` (JPEGs), `previewAcross` to a row.
+    /// The document preview of `thumbnails` (JPEGs, spec §3.4): cells laid out by
+    /// `PageStyle.preview`, each thumbnail shrunk to fit its cell (never enlarged) and centred on
+    /// white, drawn by the contact sheet's code; a JPEG of quality 80.
+    /// - Throws: `.notAnImage` if libvips cannot read a thumbnail or make the sheet.
     static func previewJPEG(of thumbnails: [Data]) throws -> Data {
-        try encode(failure: { GalleryError(.notAnImage, "cannot make the document preview (\($0))") }) { buffer, length in
-            withBuffers(thumbnails) { pointers, lengths in
-                gallerykit_vips_contact_sheet(pointers, lengths, Int32(thumbnails.count), Int32(previewAcross), Int32(previewCell), buffer, length)
-            }
+        do {
+            let sizes = try thumbnails.map { try LibVips.header(of: $0) }.map { (width: $0.width, height: $0.height) }
+            let plan = previewPlan(thumbnailSizes: sizes)
+            let cells = zip(thumbnails, plan.cells).map { ContactSheet.Cell(thumbnail: .bytes($0), rect: $1) }
+            return try ContactSheet.render(
+                width: plan.width, height: plan.height, cells: cells, title: nil, encoding: .jpeg(quality: 80), unreadableFails: true
+            )
+        } catch let error as GalleryError {
+            throw GalleryError(.notAnImage, "cannot make the document preview (\(error.reason))")
         }
+    }
+
+    /// Where the preview draws thumbnails of these pixel sizes: the cells of `PageStyle.preview`
+    /// (a grid of squares), each thumbnail fitted and centred in its own.
+    static func previewPlan(thumbnailSizes sizes: [(width: Int, height: Int)]) -> (width: Int, height: Int, cells: [ContactSheet.Rect]) {
+        let style = PageStyle.preview
+        let layout = style.layout(aspectRatios: Array(repeating: 1, count: sizes.count))
+        let cells = zip(layout.frames, sizes).map { cell, size in
+            ContactSheet.Rect(roundingEdgesOf: cell.fitting(width: Double(size.width), height: Double(size.height)))
+        }
+        return (Int(style.width), Int(layout.contentHeight.rounded()), cells)
     }
 
     /// Runs a shim call that makes a JPEG in a libvips buffer, and takes the buffer.
@@ -59,17 +74,5 @@ public enum Thumbnailer {
         var length = 0
         guard call(&buffer, &length) == 0 else { throw failure(LibVips.takeError()) }
         return LibVips.takeBuffer(buffer, length: length)
-    }
-
-    /// Calls `body` with C arrays of pointers to and lengths of `buffers`, valid during the call.
-    private static func withBuffers<T>(_ buffers: [Data], _ body: (UnsafePointer<UnsafeRawPointer?>, UnsafePointer<Int>) -> T) -> T {
-        let copies = buffers.map { data -> UnsafeMutableRawBufferPointer in
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
-            _ = data.copyBytes(to: copy.bindMemory(to: UInt8.self))
-            return copy
-        }
-        defer { copies.forEach { $0.deallocate() } }
-        let pointers = copies.map { UnsafeRawPointer($0.baseAddress) }
-        return body(pointers, buffers.map(\.count))
     }
 }

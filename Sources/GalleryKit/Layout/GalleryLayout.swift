@@ -22,6 +22,15 @@ public struct LayoutFrame: Sendable, Equatable, Hashable {
 
     /// The bottom edge, `y + height`.
     public var maxY: Double { y + height }
+
+    /// Something `width`×`height` shrunk to fit inside this frame (never enlarged), keeping its
+    /// shape, centred in it. A non-positive or non-finite size is the whole frame.
+    public func fitting(width: Double, height: Double) -> LayoutFrame {
+        guard width.isFinite, height.isFinite, width > 0, height > 0 else { return self }
+        let scale = min(1, self.width / width, self.height / height)
+        let (fittedWidth, fittedHeight) = (width * scale, height * scale)
+        return LayoutFrame(x: x + (self.width - fittedWidth) / 2, y: y + (self.height - fittedHeight) / 2, width: fittedWidth, height: fittedHeight)
+    }
 }
 
 /// Frames for a gallery's items: the app's column grid, justified rows, or the viewer's filmstrip.

@@ -52,8 +52,14 @@
     document.getElementById('title').textContent = state.title || name.replace(/\.gallery$/i, '');
     undoButton.disabled = !state.canUndo;
     redoButton.disabled = !state.canRedo;
+    // The column range and the filmstrip's cell are the library's (PageStyle), not restated here.
+    columns.min = state.columnRange[0];
+    columns.max = state.columnRange[1];
     columns.value = state.columns;
     columnsValue.textContent = state.columns;
+    const filmstrip = document.getElementById('viewer-strip');
+    filmstrip.style.setProperty('--strip-cell', state.strip.cell + 'px');
+    filmstrip.style.setProperty('--strip-gap', state.strip.spacing + 'px');
     canvas.style.height = Math.ceil(state.layout.height) + 'px';
     canvas.dataset.count = String(state.items.filter(function (item) { return !item.isPlaceholder; }).length);
     const present = new Set();
@@ -469,7 +475,7 @@
   });
 
   function setColumns(count) {
-    if (!state || count === state.columns || count < 1 || count > 12) return;
+    if (!state || count === state.columns || count < state.columnRange[0] || count > state.columnRange[1]) return;
     edit({ action: 'columns', count: count });
   }
 
