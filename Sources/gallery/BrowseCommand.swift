@@ -65,7 +65,7 @@ struct BrowseCommand: ParsableCommand {
             if let value { json.append(contentsOf: String(value).utf8) } else { null() }
         }
         func text(_ value: String?) {
-            if let value { Output.appendJSONString(value, to: &json) } else { null() }
+            if let value { JSONValue.append(value, to: &json) } else { null() }
         }
         func date(_ value: Date?) {
             if let value { Output.appendJSONDate(value, to: &json) } else { null() }

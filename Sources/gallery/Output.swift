@@ -128,39 +128,19 @@ enum Output {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
-    /// Appends `text` as a JSON string literal, escaped exactly as `json(_:)` (JSONEncoder)
-    /// escapes it: `"`, `\\` and control characters (`\n`, `\t`, `\r`, `\b`, `\f`, else
-    /// `\u00xx`); slashes and everything else as is.
-    static func appendJSONString(_ text: String, to json: inout [UInt8]) {
-        json.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): json += [UInt8(ascii: "\\"), byte]
-            case 0x0A: json.append(contentsOf: "\\n".utf8)
-            case 0x09: json.append(contentsOf: "\\t".utf8)
-            case 0x0D: json.append(contentsOf: "\\r".utf8)
-            case 0x08: json.append(contentsOf: "\\b".utf8)
-            case 0x0C: json.append(contentsOf: "\\f".utf8)
-            case 0x00..<0x20: json += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-            default: json.append(byte)
-            }
-        }
-        json.append(UInt8(ascii: "\""))
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// Appends a date as `json(_:)` (JSONEncoder's `.iso8601`) writes it: `"2026-11-23T10:52:46Z"`,
     /// in UTC, fractions of a second dropped.
     static func appendJSONDate(_ date: Date, to json: inout [UInt8]) {
-        json.append(UInt8(ascii: "\""))
-        json.append(contentsOf: timestamp(date).utf8)
-        json.append(UInt8(ascii: "\""))
+        JSONValue.append(timestamp(date), to: &json)
     }
 
     /// `date` in UTC to the second, as ISO 8601 writes it (`2026-11-23T10:52:46Z`), or for
     /// people (`2026-11-23 10:52:46`, `forPeople`). By `gmtime_r` and digits: a `Date.FormatStyle`
     /// costs a millisecond at its first use, and every command prints a date or two.
+    ///
+    /// Not GalleryKit's RFC 3339 writer: the CLI's dates match what its `JSONEncoder` (`json(_:)`)
+    /// writes in every command, Foundation's calendar included (Julian before 1583), where the
+    /// manifest's are proleptic Gregorian.
     static func timestamp(_ date: Date, forPeople: Bool = false) -> String {
         var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) ?? 0
         var parts = tm()

@@ -92,7 +92,8 @@ import Testing
             }
             let isPlain = changes == 0
             var members = zip(forms, values).compactMap { form, value in value.map { "\"\(form.name)\":" + $0 } }
-            if changes > 0, pick(4) == 0 { members.append(pick(2) == 0 || members.isEmpty ? #""rating":5"# : members[pick(members.count)]) }  // unknown, or twice
+            // A member this version does not know, or one given twice.
+            if changes > 0, pick(4) == 0 { members.append(pick(2) == 0 || members.isEmpty ? #""rating":5"# : members[pick(members.count)]) }
             members.shuffle(using: &generator)
             let data = Data(ManifestPiecesTests.manifest(["{" + members.joined(separator: ",") + "}"]).utf8)
             expectBothPathsAgree(on: data)

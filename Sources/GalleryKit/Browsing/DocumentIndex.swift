@@ -112,6 +112,7 @@ public struct DocumentIndex: Sendable, Equatable {
             do {
                 freshMatches = try database.write { db in
                     let ids = try Self.update(stale.map { (file: files[$0], document: read[$0]!) }, removing: gone, db)
+                    SavePoint.indexRowsWritten.reached()
                     return try isFiltering ? Self.paths(ofRows: ids, matching: search!, db) : nil
                 }
             } catch let error as DatabaseError where error.isBusy {

@@ -43,6 +43,12 @@ enum BundleLayout {
         }
     }
 
+    /// How an entry is compressed (spec §2.2): the manifest, revisions and extension entries are
+    /// deflated; `mimetype`, the preview, cached bytes and thumbnails (already compressed) stored.
+    static func compression(ofEntryNamed name: String) -> ArchiveWriter.Compression {
+        name == manifestName || rank(of: name) >= 5 ? .deflated : .stored
+    }
+
     /// Whether `first` is written before `second`.
     static func precedes(_ first: String, _ second: String) -> Bool {
         let (a, b) = (rank(of: first), rank(of: second))

@@ -20,6 +20,13 @@ struct BundleWriter {
         var name: String
         var source: Source
         var compression: ArchiveWriter.Compression
+
+        /// An entry compressed as the format says for its name.
+        init(name: String, source: Source) {
+            self.name = name
+            self.source = source
+            self.compression = BundleLayout.compression(ofEntryNamed: name)
+        }
     }
 
     /// The documents `.archived` entries come from, and what each holds.

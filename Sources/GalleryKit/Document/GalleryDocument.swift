@@ -210,9 +210,9 @@ extension GalleryDocument {
         saved.modified = Date.now.wholeSeconds
         saved.generator = GalleryKitVersion.generator
         let mode: AtomicFile.Mode = identity != nil || replacingExisting ? .replace : .createNew
-        let (written, identity, manifest) = try write(saved, to: file, naming: url, mode: mode, includingHistory: true, manifest: savedManifest(saved))
+        let written = try write(saved, to: file, naming: url, mode: mode, includingHistory: true, manifest: savedManifest(saved))
         // What was just written, without reading it back: every limit was checked before writing.
-        let opened = BundleReader.Opened(gallery: saved, contents: written, identity: identity, manifest: .tree(manifest))
+        let opened = BundleReader.Opened(gallery: saved, contents: written.contents, identity: written.identity, manifest: .tree(written.manifest))
         self = GalleryDocument(url: url, opened: opened, limits: limits)
     }
 
@@ -237,7 +237,7 @@ extension GalleryDocument {
     func write(
         _ gallery: Gallery, to destination: URL, naming name: URL? = nil, mode: AtomicFile.Mode, includingHistory: Bool,
         manifest knownTree: JSONValue? = nil
-    ) throws -> (BundleContents, FileIdentity, JSONValue) {
+    ) throws -> WrittenDocument {
         let undo = includingHistory ? Array(undoStack.prefix(limits.maximumRevisions)) : []
         let redo = includingHistory ? Array(redoStack.prefix(limits.maximumRevisions)) : []
         let storedRevisions = Set((undo + redo).compactMap { revision -> String? in
@@ -258,64 +258,59 @@ extension GalleryDocument {
         }
 
         let tree = knownTree ?? Manifest.json(of: gallery)
-        let manifest = try Manifest.serialize(tree)
-        var entries: [BundleWriter.Entry] = [
-            .init(name: BundleLayout.mimetypeName, source: .data(Data(BundleLayout.mimetype.utf8)), compression: .stored),
-            .init(name: BundleLayout.manifestName, source: .data(manifest), compression: .deflated),
-        ]
+        var plan = BundlePlan(manifest: try Manifest.serialize(tree))
         for path in referenced.images.sorted() {
             if let pending = pendingEntries[path] {
-                entries.append(.init(name: path, source: pending, compression: .stored))
+                plan.add(path, from: pending)
             } else if contents?.contains(path) == true {
-                entries.append(.init(name: path, source: .archived(url, name: path), compression: .stored))
+                plan.add(path, from: .archived(url, name: path))
             } else {
                 throw GalleryError(.damagedDocument, url: url, "the bytes of \(path) are missing")
             }
         }
         for path in referenced.thumbnails.sorted() where contents?.contains(path) != true {
-            if let pending = pendingEntries[path] { entries.append(.init(name: path, source: pending, compression: .stored)) }
+            if let pending = pendingEntries[path] { plan.add(path, from: pending) }
         }
-        if let preview = previewEntry(for: gallery) { entries.append(preview) }
+        if let preview = previewSource(for: gallery) { plan.add(BundleLayout.previewName, from: preview) }
         for name in contents?.names ?? [] where keepsExisting(name, referenced: referenced) {
-            let compression: ArchiveWriter.Compression = BundleLayout.rank(of: name) < 5 ? .stored : .deflated
-            entries.append(.init(name: name, source: .archived(url, name: name), compression: compression))
+            plan.add(name, from: .archived(url, name: name))
         }
-        var revisions: [Data] = []
         for (side, sideRevisions) in [(BundleLayout.RevisionSide.undo, undo), (.redo, redo)] {
             for (offset, revision) in sideRevisions.enumerated() {
-                let data: Data
-                switch revision {
-                case .patch(let patch): data = try Manifest.serialize(patch)
-                case .stored(let name): data = storedData[name] ?? Data()
+                let data = switch revision {
+                case .patch(let patch): try Manifest.serialize(patch)
+                case .stored(let name): storedData[name] ?? Data()
                 }
-                revisions.append(data)
-                entries.append(.init(name: BundleLayout.revisionPath(side, number: offset + 1), source: .data(data), compression: .deflated))
+                plan.addRevision(data, side, number: offset + 1)
             }
         }
-        try GalleryError.attributing(to: name ?? destination) {
-            try limits.checkWritable(manifest: manifest, images: gallery.images.count, entries: entries.count, revisions: revisions)
-        }
+        try GalleryError.attributing(to: name ?? destination) { try plan.check(against: limits, images: gallery.images.count) }
 
         var sources = otherSources
         sources[url] = contents
         let writer = BundleWriter(sources: sources, limits: limits)
         var written = BundleContents()
         let identity = try AtomicFile.write(to: destination, naming: name, mode: mode) { descriptor in
-            written = try writer.write(entries, modified: gallery.modified, to: descriptor)
+            written = try writer.write(plan.entries, modified: gallery.modified, to: descriptor)
         }
-        return (written, identity, tree)
+        return WrittenDocument(contents: written, identity: identity, manifest: tree)
+    }
+
+    /// What `write` made: the new file's entries, its identity, and its manifest as a JSON tree.
+    struct WrittenDocument {
+        var contents: BundleContents
+        var identity: FileIdentity
+        var manifest: JSONValue
     }
 
     /// Spec §3.4: a contact sheet of the first thumbnails, made again only when they change.
     /// A preview that cannot be made is left out; it never fails a save.
-    private func previewEntry(for gallery: Gallery) -> BundleWriter.Entry? {
+    private func previewSource(for gallery: Gallery) -> BundleWriter.Entry.Source? {
         let shown = previewThumbnails(of: gallery)
         guard !shown.isEmpty else { return nil }
-        if shown == previewShows {
-            return .init(name: BundleLayout.previewName, source: .archived(url, name: BundleLayout.previewName), compression: .stored)
-        }
+        if shown == previewShows { return .archived(url, name: BundleLayout.previewName) }
         guard let thumbnails = try? bytes(ofEntries: shown), let jpeg = try? Thumbnailer.previewJPEG(of: thumbnails) else { return nil }
-        return .init(name: BundleLayout.previewName, source: .data(jpeg), compression: .stored)
+        return .data(jpeg)
     }
 
     /// The first thumbnails the document has, which its preview shows.

@@ -213,9 +213,8 @@ public struct Trash: Sendable {
         let folder = originalURL.deletingLastPathComponent()
         let candidates = [originalURL, FileLocation.url(of: FileLocation.name(of: originalURL), in: FileLocation.target(of: folder))]
             .map { FileLocation.bytes(of: $0) }
-        if let match = all.first(where: { document in document.originalURL.map { candidates.contains(FileLocation.bytes(of: $0)) } ?? false }) {
-            return match
-        }
+        let wasThere = { (document: TrashedDocument) in document.originalURL.map { candidates.contains(FileLocation.bytes(of: $0)) } ?? false }
+        if let match = all.first(where: wasThere) { return match }
         throw GalleryError(.fileNotFound, path: name, "not in the Trash")
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Named moments of a save, where a crash test can stop it exactly instead of killing it after a
-/// random delay and hoping to land mid-save.
+/// Named moments of a save (a document's, or a listing's write to the browse index), where a
+/// crash test can stop it exactly instead of killing it after a random delay and hoping to land
+/// mid-save.
 ///
 /// With `GALLERYKIT_PAUSE_AT` naming a point and `GALLERYKIT_PAUSED` a path, a process that
 /// reaches that point creates the file at the path (the signal to the test) and waits there until
@@ -13,6 +14,8 @@ enum SavePoint: String {
     case temporaryWritten = "temporary-written"
     /// The new document is in place; its folder is not yet synced.
     case renamed
+    /// A listing has written its rows to the browse index, inside its transaction, not committed.
+    case indexRowsWritten = "index-rows-written"
 
     private static let requested: (point: String, signal: String)? = {
         let environment = ProcessInfo.processInfo.environment
