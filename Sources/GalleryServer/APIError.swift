@@ -17,16 +17,17 @@ struct APIError: Error {
     /// The one place `GalleryError` codes become HTTP statuses (as `ExitStatus` makes them exit
     /// statuses in the CLI). The message is the error's own line, which names the document.
     init(_ error: GalleryError) {
-        let status: HTTPResponse.Status = switch error.code {
-        case .invalidArgument: .badRequest
-        case .fileNotFound: .notFound
-        case .alreadyExists, .documentChanged: .conflict
-        case .busy: .serviceUnavailable
-        case .notAnImage: .unsupportedMediaType
-        case .limitExceeded: .contentTooLarge
-        case .damagedDocument, .unsafeArchive, .unsupportedVersion: .unprocessableContent
-        default: .internalServerError
-        }
+        let status: HTTPResponse.Status =
+            switch error.code {
+            case .invalidArgument: .badRequest
+            case .fileNotFound: .notFound
+            case .alreadyExists, .documentChanged: .conflict
+            case .busy: .serviceUnavailable
+            case .notAnImage: .unsupportedMediaType
+            case .limitExceeded: .contentTooLarge
+            case .damagedDocument, .unsafeArchive, .unsupportedVersion: .unprocessableContent
+            default: .internalServerError
+            }
         self.init(status, error.description)
     }
 

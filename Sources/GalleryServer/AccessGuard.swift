@@ -28,7 +28,9 @@ struct AccessGuard: RouterMiddleware {
             return Self.refusal(.misdirectedRequest, "this server answers only to its own address")
         }
         if let offered = request.uri.queryParameters["token"] {
-            guard Self.constantTimeEquals(String(offered), token) else { return Self.refusal(.forbidden, "the link's token is not this server's; use the URL gallery serve printed") }
+            guard Self.constantTimeEquals(String(offered), token) else {
+                return Self.refusal(.forbidden, "the link's token is not this server's; use the URL gallery serve printed")
+            }
             var response = Response(status: .seeOther, headers: [.location: request.uri.path])
             response.setCookie(Cookie(name: cookieName, value: token, path: "/", httpOnly: true, sameSite: .strict))
             return Self.secured(response)

@@ -35,7 +35,9 @@ actor Arrivals {
     /// inserts them before `before` in one edit, after the document's earlier arrivals.
     /// - Parameter discarding: a folder to remove once done, or at once if refused (an upload's).
     /// - Throws: `APIError` 429 when the document has too many images arriving already.
-    func receive(_ sources: [ImageSource], before: UUID?, into url: URL, services: Services, discarding: URL? = nil) async throws -> [Placeholder] {
+    func receive(
+        _ sources: [ImageSource], before: UUID?, into url: URL, services: Services, discarding: URL? = nil
+    ) async throws -> [Placeholder] {
         let count = waiting[url]?.count ?? 0
         guard count + sources.count <= Self.maximumWaiting else {
             if let discarding { try? FileManager.default.removeItem(at: discarding) }
@@ -52,10 +54,11 @@ actor Arrivals {
             do {
                 let prepared = try await PreparedImages.prepare(sources, cache: true, thumbnails: true, fetcher: services.fetcher)
                 await previous?.value
-                _ = try await services.edits.apply({ document in
-                    let offset = before.flatMap { id in document.gallery.images.firstIndex { $0.id == id } }
-                    try document.insert(prepared, at: offset)
-                }, to: url)
+                _ = try await services.edits.apply(
+                    { document in
+                        let offset = before.flatMap { id in document.gallery.images.firstIndex { $0.id == id } }
+                        try document.insert(prepared, at: offset)
+                    }, to: url)
             } catch {
                 await previous?.value
                 failure = error
@@ -71,7 +74,9 @@ actor Arrivals {
 
     /// Fetches the image with `id` again (a failed one, from its URL) and updates it in place.
     func retry(_ image: GalleryImage, in url: URL, services: Services) async throws {
-        guard image.hasFailed else { throw APIError(.badRequest, "\(url.lastPathComponent): the image has not failed; there is nothing to retry") }
+        guard image.hasFailed else {
+            throw APIError(.badRequest, "\(url.lastPathComponent): the image has not failed; there is nothing to retry")
+        }
         let source = try ImageSource(image.url)
         retrying[url, default: []].insert(image.id)
         await services.events.documentChanged(url)
@@ -82,9 +87,10 @@ actor Arrivals {
             var failure: (any Error)?
             do {
                 let prepared = try await PreparedImages.prepare([source], cache: true, thumbnails: true, fetcher: services.fetcher)
-                _ = try await services.edits.apply({ document in
-                    try document.update(imagesWithIDs: [image.id], from: prepared)
-                }, to: url)
+                _ = try await services.edits.apply(
+                    { document in
+                        try document.update(imagesWithIDs: [image.id], from: prepared)
+                    }, to: url)
             } catch {
                 failure = error
             }
@@ -96,7 +102,9 @@ actor Arrivals {
     func lastFailure(in url: URL) -> String? { failures[url] }
 
     private func arrived(_ ids: [UUID], in url: URL, job: UUID, failure: (any Error)?, services: Services) async {
-        failures[url] = failure.map { "\(ids.count == 1 ? "an image" : "\(ids.count) images") could not be added: \(APIError.from($0).message)" }
+        failures[url] = failure.map {
+            "\(ids.count == 1 ? "an image" : "\(ids.count) images") could not be added: \(APIError.from($0).message)"
+        }
         let arrived = Set(ids)
         waiting[url]?.removeAll { arrived.contains($0.id) }
         if waiting[url]?.isEmpty == true {

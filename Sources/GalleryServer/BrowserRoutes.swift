@@ -81,7 +81,8 @@ struct BrowserRoutes {
             let trash = services.trash
             let documents = try await offloaded { trash.documents() }
             let here = documents.filter { $0.originalURL.map(folder.holds) == true }
-            return JSONBody.response(here.map { Trashed(name: $0.name, originalName: $0.originalURL?.lastPathComponent ?? $0.name, deleted: $0.deletionDate) })
+            return JSONBody.response(
+                here.map { Trashed(name: $0.name, originalName: $0.originalURL?.lastPathComponent ?? $0.name, deleted: $0.deletionDate) })
         }
         api.post("trash/:name/restore") { _, context in
             let name = try context.parameters.require("name").removingPercentEncoding ?? ""
@@ -104,22 +105,25 @@ struct BrowserRoutes {
 
     private func list(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
-        let sort = try query["sort"].map { raw in
-            guard let key = DocumentSummary.SortKey(rawValue: String(raw)) else {
-                throw APIError(.badRequest, "sort must be one of \(DocumentSummary.SortKey.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return key
-        } ?? .name
+        let sort =
+            try query["sort"].map { raw in
+                guard let key = DocumentSummary.SortKey(rawValue: String(raw)) else {
+                    throw APIError(
+                        .badRequest, "sort must be one of \(DocumentSummary.SortKey.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return key
+            } ?? .name
         let reverse = query["reverse"] == "1" || query["reverse"] == "true"
         let search = query["search"].map(String.init).flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         let browser = services.browser, folder = folder.url
         let documents = try await offloaded { try browser.documents(in: folder, search: search) }
-        return JSONBody.response(documents.sorted(by: sort, reverse: reverse).map { summary in
-            Listed(
-                name: summary.url.lastPathComponent, title: summary.title, images: summary.imageCount, cached: summary.cachedImageCount,
-                bytes: summary.bytes, modified: summary.modified, created: summary.created, error: summary.error?.description
-            )
-        })
+        return JSONBody.response(
+            documents.sorted(by: sort, reverse: reverse).map { summary in
+                Listed(
+                    name: summary.url.lastPathComponent, title: summary.title, images: summary.imageCount, cached: summary.cachedImageCount,
+                    bytes: summary.bytes, modified: summary.modified, created: summary.created, error: summary.error?.description
+                )
+            })
     }
 
     private func record(_ url: URL, _ event: RecentDocument.Event, status: HTTPResponse.Status = .ok) -> Response {
@@ -131,7 +135,9 @@ struct BrowserRoutes {
 /// Image bytes from a document, served so that they can never act as a page: their type from
 /// the document only among image types, and a sandbox on top of the app's policy.
 enum ImageBody {
-    static let imageTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/heif", "image/tiff", "image/bmp"]
+    static let imageTypes: Set<String> = [
+        "image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/heif", "image/tiff", "image/bmp",
+    ]
 
     static func response(_ bytes: Data, mediaType: String, tag: String) -> Response {
         let type = imageTypes.contains(mediaType.lowercased()) ? mediaType : "application/octet-stream"

@@ -18,7 +18,9 @@ struct DocumentFolder: Sendable {
         guard FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory) else {
             throw GalleryError(.fileNotFound, url: folder, "no such folder")
         }
-        guard isDirectory.boolValue else { throw GalleryError(.fileNotFound, url: folder, "not a folder; serve the folder that holds the documents") }
+        guard isDirectory.boolValue else {
+            throw GalleryError(.fileNotFound, url: folder, "not a folder; serve the folder that holds the documents")
+        }
         url = resolved
     }
 
@@ -77,7 +79,9 @@ struct DocumentFolder: Sendable {
     static func checked(_ name: String) throws -> String {
         let refuse = { (why: String) in APIError(.badRequest, "'\(name)' is not a document name: \(why)") }
         guard !name.contains("/"), !name.contains("\\") else { throw refuse("it names a path, not a file") }
-        guard !name.contains("\0"), !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else { throw refuse("it holds control characters") }
+        guard !name.contains("\0"), !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+            throw refuse("it holds control characters")
+        }
         guard !name.hasPrefix(".") else { throw refuse("it is hidden or leads out of the folder") }
         guard name.lowercased().hasSuffix(documentExtension), name.count > documentExtension.count else {
             throw refuse("it does not end in \(documentExtension)")

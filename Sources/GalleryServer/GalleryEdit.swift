@@ -38,7 +38,9 @@ enum GalleryEdit: Sendable {
     ///   `Gallery.maximumTextLength`.
     init(_ request: Request) throws {
         if let text = request.text {
-            do { try Gallery.checkLength(of: text, naming: "text") } catch let error as GalleryError { throw APIError(.badRequest, error.reason) }
+            do { try Gallery.checkLength(of: text, naming: "text") } catch let error as GalleryError {
+                throw APIError(.badRequest, error.reason)
+            }
         }
         switch request.action {
         case .move, .remove:

@@ -48,7 +48,8 @@ struct GalleryRoutes {
             let url = try document(context)
             let file = try await storeUpload(request)
             let before = request.uri.queryParameters["before"].flatMap { UUID(uuidString: String($0)) }
-            _ = try await services.arrivals.receive([.file(file)], before: before, into: url, services: services, discarding: file.deletingLastPathComponent())
+            _ = try await services.arrivals.receive(
+                [.file(file)], before: before, into: url, services: services, discarding: file.deletingLastPathComponent())
             return try await currentState(of: url, for: request, status: .accepted)
         }
         api.post(":name/retries") { request, context in
@@ -107,7 +108,8 @@ struct GalleryRoutes {
         let width = query["width"].flatMap { Double(String($0)) }.map { min(max($0, 100), 10_000) } ?? 1200
         let arrangement = query["style"].flatMap { PageStyle.Arrangement(rawValue: String($0)) } ?? .justified
         return GalleryState(
-            name: url.lastPathComponent, gallery: snapshot.gallery, canUndo: snapshot.canUndo, canRedo: snapshot.canRedo, version: snapshot.version,
+            name: url.lastPathComponent, gallery: snapshot.gallery, canUndo: snapshot.canUndo, canRedo: snapshot.canRedo,
+            version: snapshot.version,
             placeholders: await services.arrivals.placeholders(in: url), retrying: await services.arrivals.isRetrying(in: url),
             arrivalFailure: await services.arrivals.lastFailure(in: url),
             arrangement: arrangement, width: width
@@ -121,7 +123,8 @@ struct GalleryRoutes {
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }  // text/uri-list comments
         guard !lines.isEmpty else { throw APIError(.badRequest, "the drop holds no URL") }
         guard lines.count <= services.configuration.maximumDroppedImages else {
-            throw APIError(.contentTooLarge, "\(lines.count) images dropped at once; at most \(services.configuration.maximumDroppedImages) are taken")
+            throw APIError(
+                .contentTooLarge, "\(lines.count) images dropped at once; at most \(services.configuration.maximumDroppedImages) are taken")
         }
         return try lines.map { line in
             guard let url = URL(string: line), let source = try? ImageSource(url), case .web = source else {
@@ -160,12 +163,16 @@ struct GalleryRoutes {
         guard let id = UUID(uuidString: try context.parameters.require("id")) else { throw APIError(.badRequest, "not an image id") }
         let found: (Data, String)? = try await offloaded {
             let document = try GalleryDocument(contentsOf: url)
-            guard let image = document.gallery.images.first(where: { $0.id == id }) else { throw APIError(.notFound, "\(url.lastPathComponent): no such image") }
+            guard let image = document.gallery.images.first(where: { $0.id == id }) else {
+                throw APIError(.notFound, "\(url.lastPathComponent): no such image")
+            }
             if thumbnail, let bytes = try document.thumbnailBytes(of: image) { return (bytes, "image/jpeg") }
             if let bytes = try document.cachedBytes(of: image) { return (bytes, image.cached!.mediaType) }
             return nil
         }
-        guard let (bytes, type) = found else { throw APIError(.notFound, "\(url.lastPathComponent): the image's bytes are not stored in the document") }
+        guard let (bytes, type) = found else {
+            throw APIError(.notFound, "\(url.lastPathComponent): the image's bytes are not stored in the document")
+        }
         return ImageBody.response(bytes, mediaType: type, tag: "\(id)-\(thumbnail ? "t" : "i")-\(bytes.count)")
     }
 }

@@ -72,7 +72,9 @@ public struct GalleryServer: Sendable {
     /// A failure to listen as one line naming the address; GalleryKit's errors as they are.
     private func explained(_ error: any Error) -> any Error {
         if error is GalleryError { return error }
-        let address = configuration.host.contains(":") ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
+        let address =
+            configuration.host.contains(":")
+            ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
         guard let error = error as? IOError else {
             return GalleryError(.ioFailure, path: address, "cannot listen: \(error)")
         }

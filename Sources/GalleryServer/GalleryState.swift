@@ -68,34 +68,44 @@ extension GalleryState {
     /// (in their order), laid out for `width`.
     init(
         name: String, gallery: Gallery, canUndo: Bool, canRedo: Bool, version: String,
-        placeholders: [Arrivals.Placeholder], retrying: Set<UUID>, arrivalFailure: String? = nil, arrangement: PageStyle.Arrangement, width: Double
+        placeholders: [Arrivals.Placeholder], retrying: Set<UUID>, arrivalFailure: String? = nil, arrangement: PageStyle.Arrangement,
+        width: Double
     ) {
         var before: [UUID: [Arrivals.Placeholder]] = [:]
         var atEnd: [Arrivals.Placeholder] = []
         let present = Set(gallery.images.map(\.id))
         for placeholder in placeholders {
-            if let next = placeholder.before, present.contains(next) { before[next, default: []].append(placeholder) } else { atEnd.append(placeholder) }
+            if let next = placeholder.before, present.contains(next) {
+                before[next, default: []].append(placeholder)
+            } else {
+                atEnd.append(placeholder)
+            }
         }
         var items: [Item] = []
         var ratios: [Double] = []
         items.reserveCapacity(gallery.images.count + placeholders.count)
         func add(_ placeholder: Arrivals.Placeholder) {
-            items.append(Item(
-                id: placeholder.id.uuidString.lowercased(), status: "loading", url: placeholder.source, alt: "Arriving: \(placeholder.source)",
-                hasThumbnail: false, isCached: false, isPlaceholder: true
-            ))
+            items.append(
+                Item(
+                    id: placeholder.id.uuidString.lowercased(), status: "loading", url: placeholder.source,
+                    alt: "Arriving: \(placeholder.source)",
+                    hasThumbnail: false, isCached: false, isPlaceholder: true
+                ))
             ratios.append(1)
         }
         for (offset, image) in gallery.images.enumerated() {
             before[image.id]?.forEach(add)
             let status = retrying.contains(image.id) ? "loading" : image.hasFailed ? "failed" : "ok"
             let alt = image.caption.flatMap { $0.isEmpty ? nil : $0 } ?? "Image \(offset + 1)"
-            items.append(Item(
-                id: image.id.uuidString.lowercased(), status: status, url: image.url.absoluteString, caption: image.caption, error: image.error,
-                alt: alt, width: image.width, height: image.height, hasThumbnail: image.thumbnail != nil,
-                isCached: image.isCached, isPlaceholder: false,
-                stripWidth: image.hasFailed ? PageStyle.filmstripCell : PageStyle.filmstripWidth(ofImageWithAspectRatio: image.aspectRatio)
-            ))
+            items.append(
+                Item(
+                    id: image.id.uuidString.lowercased(), status: status, url: image.url.absoluteString, caption: image.caption,
+                    error: image.error,
+                    alt: alt, width: image.width, height: image.height, hasThumbnail: image.thumbnail != nil,
+                    isCached: image.isCached, isPlaceholder: false,
+                    stripWidth: image.hasFailed
+                        ? PageStyle.filmstripCell : PageStyle.filmstripWidth(ofImageWithAspectRatio: image.aspectRatio)
+                ))
             ratios.append(image.hasFailed ? 1 : image.aspectRatio)
         }
         atEnd.forEach(add)

@@ -25,7 +25,7 @@ struct Site: Sendable {
         for (name, type) in Self.names {
             let expected = Bundle.module.bundleURL.appendingPathComponent("Site/\(name)")
             guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Site"),
-                  let data = try? Data(contentsOf: url)
+                let data = try? Data(contentsOf: url)
             else {
                 throw GalleryError(.fileNotFound, url: expected, "the app's file is missing from the installation; reinstall gallery")
             }

@@ -23,7 +23,8 @@ enum RawArguments {
         var table: [String: [UInt8]?] = [:]
         for index in 0..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
-            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
+            let bytes = Array(
+                UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
             guard String(validating: bytes, as: UTF8.self) == nil else { continue }
             let text = String(decoding: bytes, as: UTF8.self)
             // Two different arguments with the same repair: neither can be told apart.

@@ -33,10 +33,11 @@ struct BrowseCommand: ParsableCommand {
     @Flag(help: "Include subfolders.")
     var recursive = false
 
-    @Option(help: ArgumentHelp(
-        "Only documents with words in their name, title, captions or image URLs that start with each word of this text.",
-        discussion: "Case and accents are ignored (cafe finds Café); Chinese, Japanese, Korean or Thai text need only occur."
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Only documents with words in their name, title, captions or image URLs that start with each word of this text.",
+            discussion: "Case and accents are ignored (cafe finds Café); Chinese, Japanese, Korean or Thai text need only occur."
+        ))
     var search: String?
 
     @Flag(help: "Read every document instead of using the index.")

@@ -36,7 +36,8 @@ struct CopyCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let source = DocumentPath(argument: arguments[0]), let destination = DocumentPath(argument: arguments[arguments.count - 1]) else {
+        guard let source = DocumentPath(argument: arguments[0]), let destination = DocumentPath(argument: arguments[arguments.count - 1])
+        else {
             throw ValidationError("give a source and a destination document")
         }
         let offsets = arguments.dropFirst().dropLast().compactMap { ImageIndex(argument: $0)?.offset }
@@ -44,6 +45,8 @@ struct CopyCommand: ParsableCommand {
             atOffsets: offsets, from: source.url, to: destination.url, at: at?.offset, removingFromSource: move
         )
         RecentDocuments().record(destination.url, .copied)
-        print("\(move ? "Moved" : "Copied") \(Output.count(count, "image")) from \(Output.name(source.url)) to \(Output.name(destination.url)).")
+        print(
+            "\(move ? "Moved" : "Copied") \(Output.count(count, "image")) from \(Output.name(source.url)) to \(Output.name(destination.url))."
+        )
     }
 }

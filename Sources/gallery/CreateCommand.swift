@@ -55,7 +55,8 @@ struct CreateCommand: AsyncParsableCommand {
         let url = document.url
         var document = GalleryDocument(
             creating: url,
-            gallery: Gallery(title: title ?? ((url.pathForDisplay as NSString).lastPathComponent as NSString).deletingPathExtension, columns: columns)
+            gallery: Gallery(
+                title: title ?? ((url.pathForDisplay as NSString).lastPathComponent as NSString).deletingPathExtension, columns: columns)
         )
         if !force, FileManager.default.fileExists(atPath: url.path) {
             throw GalleryError(.alreadyExists, url: url, "already exists (use --force to replace it)")
@@ -69,7 +70,9 @@ struct CreateCommand: AsyncParsableCommand {
         let images = document.gallery.images
         let failed = images.count { $0.hasFailed }
         let cached = images.count { $0.isCached }
-        print("Created \(Output.name(url)) with \(Output.count(images.count, "image")) (\(cached) cached\(failed > 0 ? ", \(failed) failed" : "")).")
+        print(
+            "Created \(Output.name(url)) with \(Output.count(images.count, "image")) (\(cached) cached\(failed > 0 ? ", \(failed) failed" : ""))."
+        )
         try FetchReport.finish(prepared.failures, skipped: fetching.skipFailed)
     }
 }

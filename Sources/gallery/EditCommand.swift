@@ -64,7 +64,8 @@ struct EditCommand: AsyncParsableCommand {
             // document and the action (ArgumentParser's own block would name neither).
             if type.exitCode(for: error) == .success { type.exit(withError: error) }
             let message = ExitStatus.usageMessage(for: error, of: type)
-            throw GalleryError(.invalidArgument, url: document.url, "\(action): \(message) (see 'gallery edit <document> \(action) --help')")
+            throw GalleryError(
+                .invalidArgument, url: document.url, "\(action): \(message) (see 'gallery edit <document> \(action) --help')")
         }
         try await perform(parsed, named: action)
     }
@@ -112,7 +113,9 @@ extension SimpleEditAction {
 
 extension EditAction {
     static func usage(_ text: String, _ abstract: String, example: String) -> CommandConfiguration {
-        CommandConfiguration(commandName: text.split(separator: " ").first.map(String.init), abstract: abstract, usage: "gallery edit <document> \(text)", discussion: "Example:\n  \(example)")
+        CommandConfiguration(
+            commandName: text.split(separator: " ").first.map(String.init), abstract: abstract, usage: "gallery edit <document> \(text)",
+            discussion: "Example:\n  \(example)")
     }
 }
 
@@ -143,7 +146,8 @@ struct AddAction: EditAction {
     func apply(_ prepared: PreparedImages, to document: inout GalleryDocument) throws -> String {
         let added = try document.insert(prepared, at: at?.offset)
         let failed = added.count { $0.hasFailed }
-        return "added \(Output.count(added.count, "image"))\(failed > 0 ? " (\(failed) failed)" : "") (now \(document.gallery.images.count))"
+        return
+            "added \(Output.count(added.count, "image"))\(failed > 0 ? " (\(failed) failed)" : "") (now \(document.gallery.images.count))"
     }
 
     func finish(_ prepared: PreparedImages) throws {
@@ -152,7 +156,9 @@ struct AddAction: EditAction {
 }
 
 struct MoveAction: SimpleEditAction {
-    static let configuration = usage("move <i> ... --to <j>", "Move images so the first of them lands at position J.", example: "gallery edit Trip.gallery move 4 5 --to 1")
+    static let configuration = usage(
+        "move <i> ... --to <j>", "Move images so the first of them lands at position J.",
+        example: "gallery edit Trip.gallery move 4 5 --to 1")
 
     @Argument(help: "The images to move.")
     var indices: [ImageIndex]
@@ -179,7 +185,8 @@ struct SwapAction: SimpleEditAction {
 }
 
 struct RemoveAction: SimpleEditAction {
-    static let configuration = usage("remove <i> ...", "Remove images (the trash); undo brings them back.", example: "gallery edit Trip.gallery remove 2 5")
+    static let configuration = usage(
+        "remove <i> ...", "Remove images (the trash); undo brings them back.", example: "gallery edit Trip.gallery remove 2 5")
 
     @Argument(help: "The images to remove.")
     var indices: [ImageIndex]
@@ -202,7 +209,8 @@ struct TitleAction: SimpleEditAction {
 }
 
 struct ColumnsAction: SimpleEditAction {
-    static let configuration = usage("columns <n>", "Set the images per row (\(ColumnsOption.range)).", example: "gallery edit Trip.gallery columns 4")
+    static let configuration = usage(
+        "columns <n>", "Set the images per row (\(ColumnsOption.range)).", example: "gallery edit Trip.gallery columns 4")
 
     @Argument(help: "Images per row.") var count: Int
 
@@ -213,7 +221,9 @@ struct ColumnsAction: SimpleEditAction {
 }
 
 struct CaptionAction: SimpleEditAction {
-    static let configuration = usage("caption <i> <text>", "Set an image's caption; an empty text clears it.", example: "gallery edit Trip.gallery caption 2 \"The harbour at dawn\"")
+    static let configuration = usage(
+        "caption <i> <text>", "Set an image's caption; an empty text clears it.",
+        example: "gallery edit Trip.gallery caption 2 \"The harbour at dawn\"")
 
     @Argument(help: "The image.") var index: ImageIndex
     @Argument(help: "The caption.") var text: String
@@ -230,7 +240,9 @@ private func offsets(_ indices: [ImageIndex], in document: GalleryDocument) -> [
 }
 
 struct CacheAction: EditAction {
-    static let configuration = usage("cache [<i> ...]", "Store images' bytes in the document, fetching web images (default: all).", example: "gallery edit Trip.gallery cache 1 2")
+    static let configuration = usage(
+        "cache [<i> ...]", "Store images' bytes in the document, fetching web images (default: all).",
+        example: "gallery edit Trip.gallery cache 1 2")
 
     @Argument(help: "The images (default: all).") var indices: [ImageIndex] = []
     @Flag(help: "Make no thumbnails (by default every cached image gets one, old ones included).") var noThumbnails = false
@@ -257,7 +269,9 @@ struct CacheAction: EditAction {
 }
 
 struct RetryAction: EditAction {
-    static let configuration = usage("retry [<i> ...] [--cache]", "Fetch failed web images again, in place (default: every failed one).", example: "gallery edit Trip.gallery retry --cache")
+    static let configuration = usage(
+        "retry [<i> ...] [--cache]", "Fetch failed web images again, in place (default: every failed one).",
+        example: "gallery edit Trip.gallery retry --cache")
 
     @Argument(help: "The images (default: every failed one).") var indices: [ImageIndex] = []
     @Flag(help: "Store the bytes of the images fetched.") var cache = false
@@ -265,7 +279,9 @@ struct RetryAction: EditAction {
     @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
     func prepare(for document: URL) async throws -> WebRefresh {
-        try await WebRefresh.prepare(document, indices: indices, cache: cache, thumbnails: !noThumbnails, fetching: fetching) { $0.hasFailed }
+        try await WebRefresh.prepare(document, indices: indices, cache: cache, thumbnails: !noThumbnails, fetching: fetching) {
+            $0.hasFailed
+        }
     }
 
     func apply(_ refresh: WebRefresh, to document: inout GalleryDocument) throws -> String {
@@ -320,7 +336,9 @@ struct WebRefresh: Sendable {
 }
 
 struct UncacheAction: SimpleEditAction {
-    static let configuration = usage("uncache [<i> ...]", "Stop storing images' bytes; undo brings them back (default: all).", example: "gallery edit Trip.gallery uncache 3")
+    static let configuration = usage(
+        "uncache [<i> ...]", "Stop storing images' bytes; undo brings them back (default: all).",
+        example: "gallery edit Trip.gallery uncache 3")
 
     @Argument(help: "The images (default: all).") var indices: [ImageIndex] = []
 

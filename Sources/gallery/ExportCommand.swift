@@ -57,7 +57,9 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Replace an existing output.")
     var force = false
 
-    @Option(help: ArgumentHelp("iiif: the http(s) URL the output folder (or the folder holding the manifest file) will be served from.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "iiif: the http(s) URL the output folder (or the folder holding the manifest file) will be served from.", valueName: "url"))
     var baseURL: String?
 
     @Option(help: "contact-sheet: the width in pixels, 256 to 16384.")
@@ -84,11 +86,13 @@ struct ExportCommand: AsyncParsableCommand {
         let opened = try GalleryDocument(contentsOf: document.url)
         let needsFetcher = opened.gallery.images.contains { !$0.isCached && !$0.hasFailed && !$0.url.isFileURL }
         let report = try await downloads.withFetcher(needed: needsFetcher) { fetcher, progress in
-            try await exporter.export(opened, to: output.url, options: ExportOptions(replacingExisting: force, fetcher: fetcher, progress: progress))
+            try await exporter.export(
+                opened, to: output.url, options: ExportOptions(replacingExisting: force, fetcher: fetcher, progress: progress))
         }
         RecentDocuments().record(document.url, .exported)
         let failed = report.failed > 0 ? " (\(report.failed) failed)" : ""
-        print("Exported \(Output.count(report.exported, "image"))\(failed) from \(Output.name(document.url)) to \(Output.name(output.url)).")
+        print(
+            "Exported \(Output.count(report.exported, "image"))\(failed) from \(Output.name(document.url)) to \(Output.name(output.url)).")
         try FetchReport.finish(report.failures, skipped: false, verb: "failed")
     }
 

@@ -33,7 +33,7 @@ struct GalleryCommand: AsyncParsableCommand {
         // zone (a `stat` of /etc/localtime) at each call while TZ is unset: 1,200 calls to open a
         // 300-photo document. Naming the same default zone makes glibc read it once.
         #if os(Linux)
-        if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
+            if getenv("TZ") == nil { setenv("TZ", ":/etc/localtime", 0) }
         #endif
         do {
             var command = try parseAsRoot()

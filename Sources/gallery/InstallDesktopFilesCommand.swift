@@ -38,7 +38,9 @@ struct InstallDesktopFilesCommand: ParsableCommand {
         if installation.updatedDatabase {
             print("Updated the MIME database: update-mime-database \(installation.databaseFolder.pathForDisplay)")
         } else {
-            print("update-mime-database is not installed (Debian: shared-mime-info); run it on \(installation.databaseFolder.pathForDisplay) once it is.")
+            print(
+                "update-mime-database is not installed (Debian: shared-mime-info); run it on \(installation.databaseFolder.pathForDisplay) once it is."
+            )
         }
     }
 }

@@ -30,7 +30,9 @@ struct OpenCommand: ParsableCommand {
         }
         let cached = gallery.images.count { $0.isCached }
         print("\(gallery.title.isEmpty ? "(untitled)" : gallery.title) — \(Output.name(document.url))")
-        print("\(Output.count(gallery.images.count, "image")), \(cached) cached, \(gallery.columns) per row · modified \(Output.date(gallery.modified))")
+        print(
+            "\(Output.count(gallery.images.count, "image")), \(cached) cached, \(gallery.columns) per row · modified \(Output.date(gallery.modified))"
+        )
         guard !gallery.images.isEmpty else { return }
         var rows = [["#", "SIZE", "RATIO", "STATUS", "CACHED", "CAPTION", "URL"]]
         for (offset, image) in gallery.images.enumerated() {
@@ -38,7 +40,8 @@ struct OpenCommand: ParsableCommand {
             let status = image.hasFailed ? "failed: \(image.error ?? "")" : "ok"
             rows.append([
                 "\(offset + 1)", size, Output.decimal(image.aspectRatio, places: 3), status,
-                image.isCached ? "yes" : "no", image.caption ?? "", image.url.isFileURL ? image.url.pathForDisplay : image.url.absoluteString,
+                image.isCached ? "yes" : "no", image.caption ?? "",
+                image.url.isFileURL ? image.url.pathForDisplay : image.url.absoluteString,
             ])
         }
         Output.table(rows, rightAligned: [0, 2])

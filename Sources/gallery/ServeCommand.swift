@@ -31,10 +31,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (default: a free one).")
     var port: Int?
 
-    @Option(help: ArgumentHelp(
-        "The address to listen on.",
-        discussion: "Anything but 127.0.0.1, ::1 or localhost lets other machines reach the app (with the token); a warning says so."
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "The address to listen on.",
+            discussion: "Anything but 127.0.0.1, ::1 or localhost lets other machines reach the app (with the token); a warning says so."
+        ))
     var host = "127.0.0.1"
 
     @Flag(help: "Open the app in the default browser (xdg-open).")
@@ -50,7 +51,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port ?? 0
         let server = try GalleryServer(configuration: configuration)
         if !configuration.isLoopbackOnly {
-            FileHandle.standardError.write(Data("gallery: warning: listening on \(host): other machines can reach the app; anyone with the URL can change these documents\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "gallery: warning: listening on \(host): other machines can reach the app; anyone with the URL can change these documents\n"
+                        .utf8))
         }
         let open = open, folderName = Output.name(configuration.folder)
         try await server.run { url in

@@ -64,7 +64,9 @@ struct TrashCommand: ParsableCommand {
         guard !documents.isEmpty else { return print("No galleries in the Trash.") }
         var rows = [["NAME", "TRASHED", "FROM"]]
         for document in documents {
-            rows.append([document.name, Output.date(document.deletionDate), document.originalURL?.pathForDisplay ?? "(unknown: no .trashinfo)"])
+            rows.append([
+                document.name, Output.date(document.deletionDate), document.originalURL?.pathForDisplay ?? "(unknown: no .trashinfo)",
+            ])
         }
         Output.table(rows)
     }

@@ -37,12 +37,15 @@ struct VerifyCommand: ParsableCommand {
         do {
             let report = try BundleVerifier.verify(document.url)
             if output.json {
-                try Output.json(ReportJSON(
-                    path: document.url.pathForDisplay, ok: true, entries: report.entries, bytes: report.bytes,
-                    cachedImages: report.cachedImages, revisions: report.revisions
-                ))
+                try Output.json(
+                    ReportJSON(
+                        path: document.url.pathForDisplay, ok: true, entries: report.entries, bytes: report.bytes,
+                        cachedImages: report.cachedImages, revisions: report.revisions
+                    ))
             } else {
-                print("\(Output.name(document.url)): ok — \(Output.count(report.entries, "entry", plural: "entries")), \(Output.bytes(report.bytes)) read, \(Output.count(report.cachedImages, "cached image")) and \(Output.count(report.revisions, "revision")) checked")
+                print(
+                    "\(Output.name(document.url)): ok — \(Output.count(report.entries, "entry", plural: "entries")), \(Output.bytes(report.bytes)) read, \(Output.count(report.cachedImages, "cached image")) and \(Output.count(report.revisions, "revision")) checked"
+                )
             }
         } catch let error as GalleryError {
             if output.json { try Output.json(ReportJSON(path: document.url.pathForDisplay, ok: false, error: error.description)) }

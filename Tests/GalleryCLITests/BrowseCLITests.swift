@@ -10,7 +10,8 @@ import Testing
     var indexFile: URL { cache.path("gallery/browse-index.sqlite") }
 
     func browse(_ arguments: String..., cacheHome: URL? = nil) throws -> CommandResult {
-        let result = try Command.gallery(["browse"] + arguments, in: folder.url, environment: ["XDG_CACHE_HOME": (cacheHome ?? cache.url).path])
+        let result = try Command.gallery(
+            ["browse"] + arguments, in: folder.url, environment: ["XDG_CACHE_HOME": (cacheHome ?? cache.url).path])
         try #require(result.status == 0, "\(result)")
         #expect(result.errorOutput.isEmpty, "\(result)")
         return result
@@ -36,7 +37,9 @@ import Testing
     @Test func showsANameThatIsNotUTF8AsLsDoes() throws {
         try write("plain.gallery", title: "Café")
         let latin1 = "\"$(printf 'caf\\351.gallery')\""
-        let copied = try Command.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "cp plain.gallery \(latin1) && printf junk > \"$(printf 'bad\\377.gallery')\""], in: folder.url)
+        let copied = try Command.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "cp plain.gallery \(latin1) && printf junk > \"$(printf 'bad\\377.gallery')\""],
+            in: folder.url)
         try #require(copied.status == 0, "\(copied)")
 
         let table = try browse().output.split(separator: "\n")
@@ -53,8 +56,11 @@ import Testing
         let gallery = Command.gallery.path
         let opened = try Command.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" open \(latin1)", gallery], in: folder.url)
         #expect(opened.status == 0 && opened.output.hasPrefix("Café — caf\\351.gallery\n"), "\(opened)")
-        let damaged = try Command.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" open \"$(printf 'bad\\377.gallery')\"", gallery], in: folder.url)
-        #expect(damaged.status == 65 && damaged.errorOutput.hasPrefix("gallery: error: ") && damaged.errorOutput.contains("bad\\377.gallery: "), "\(damaged)")
+        let damaged = try Command.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" open \"$(printf 'bad\\377.gallery')\"", gallery], in: folder.url)
+        #expect(
+            damaged.status == 65 && damaged.errorOutput.hasPrefix("gallery: error: ") && damaged.errorOutput.contains("bad\\377.gallery: "),
+            "\(damaged)")
     }
 
     @Test func keepsItsIndexInTheCacheFolderAndListsTheSameWithOrWithout() throws {
@@ -136,7 +142,8 @@ import Testing
         #expect(try browse("--json").output == expected)
         #expect(try browse("--json", "--no-index").output == expected)
         let empty = TemporaryFolder()
-        let none = try Command.gallery(["browse", "--json", empty.url.path], in: folder.url, environment: ["XDG_CACHE_HOME": cache.url.path])
+        let none = try Command.gallery(
+            ["browse", "--json", empty.url.path], in: folder.url, environment: ["XDG_CACHE_HOME": cache.url.path])
         #expect(none.output == "[\n\n]\n")
     }
 
@@ -226,7 +233,8 @@ import Testing
 
         let outputs = ResultCollectorCLI()
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            outputs.append(Result { try Command.gallery(["browse", "--json"], in: folder.url, environment: ["XDG_CACHE_HOME": cache.url.path]) })
+            outputs.append(
+                Result { try Command.gallery(["browse", "--json"], in: folder.url, environment: ["XDG_CACHE_HOME": cache.url.path]) })
         }
         for result in outputs.values {
             let result = try result.get()

@@ -222,7 +222,9 @@ import Testing
 
     /// Each command that locks the folder is busy (75) naming the document given (copy and
     /// duplicate once named a made-up `x` in the folder).
-    @Test(arguments: [["edit", "Trip.gallery", "title", "Blocked"], ["copy", "Trip.gallery", "1", "Other.gallery"], ["duplicate", "Trip.gallery"]])
+    @Test(arguments: [
+        ["edit", "Trip.gallery", "title", "Blocked"], ["copy", "Trip.gallery", "1", "Other.gallery"], ["duplicate", "Trip.gallery"],
+    ])
     func busyWhenAnotherProcessHoldsTheLock(_ arguments: [String]) throws {
         try makeDocument(images: 1)
         try #require(try gallery("create", "Other.gallery").status == 0)
@@ -231,7 +233,11 @@ import Testing
         // whatever the 5 s wait takes on a loaded machine.
         let holder = Process()
         holder.executableURL = Command.which("python3")
-        holder.arguments = ["-c", "import fcntl,os,sys,time; d=os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(d, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.readline()", folder.url.path]
+        holder.arguments = [
+            "-c",
+            "import fcntl,os,sys,time; d=os.open(sys.argv[1], os.O_RDONLY); fcntl.flock(d, fcntl.LOCK_EX); print('locked', flush=True); sys.stdin.readline()",
+            folder.url.path,
+        ]
         let ready = Pipe()
         holder.standardOutput = ready
         holder.standardInput = Pipe()
@@ -262,7 +268,10 @@ import Testing
         try makeDocument(images: 2)
         #expect(try gallery("edit", "Trip.gallery", "title", "Edited").status == 0)
         let python = try #require(Command.which("python3"), "python3 is needed")
-        let check = try Command.run(python, ["-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); r=z.testzip(); print(r); sys.exit(r is not None)", "Trip.gallery"], in: folder.url)
+        let check = try Command.run(
+            python,
+            ["-c", "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); r=z.testzip(); print(r); sys.exit(r is not None)", "Trip.gallery"],
+            in: folder.url)
         #expect(check.status == 0, "\(check)")
         let bsdtar = try #require(Command.which("bsdtar"), "bsdtar (libarchive-tools) is needed")
         let listing = try Command.run(bsdtar, ["-tf", "Trip.gallery"], in: folder.url)
@@ -293,8 +302,11 @@ import Testing
 
     @Test func exportIsByteIdenticalInAnyTimeZone() throws {
         try makeDocument(images: 2)
-        #expect(try gallery("export", "Trip.gallery", "--format", "bundle", "--output", "utc.gallery", environment: ["TZ": "UTC"]).status == 0)
-        #expect(try gallery("export", "Trip.gallery", "--format", "bundle", "--output", "tokyo.gallery", environment: ["TZ": "Asia/Tokyo"]).status == 0)
+        #expect(
+            try gallery("export", "Trip.gallery", "--format", "bundle", "--output", "utc.gallery", environment: ["TZ": "UTC"]).status == 0)
+        #expect(
+            try gallery("export", "Trip.gallery", "--format", "bundle", "--output", "tokyo.gallery", environment: ["TZ": "Asia/Tokyo"])
+                .status == 0)
         #expect(try Data(contentsOf: folder.path("utc.gallery")) == Data(contentsOf: folder.path("tokyo.gallery")))
     }
 

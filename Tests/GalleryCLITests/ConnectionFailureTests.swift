@@ -23,12 +23,13 @@ import Testing
     func anUnreachableImageFailsAtOnceWithItsReason(fetching: Fetching, target: Target) throws {
         let listener = try TCPListener(.resetting)
         let imageServer = target == .plainServerOverTLS ? try ImageServer() : nil
-        let url: String = switch target {
-        case .unresolvableHost: "https://no-such-host.invalid/a.jpg"
-        case .closedPort: "http://127.0.0.1:\(try TCPListener.closedPort())/a.jpg"
-        case .resettingServer: listener.url("/a.jpg").absoluteString
-        case .plainServerOverTLS: "https://127.0.0.1:\(imageServer!.port)/image/01-dawn.jpg"
-        }
+        let url: String =
+            switch target {
+            case .unresolvableHost: "https://no-such-host.invalid/a.jpg"
+            case .closedPort: "http://127.0.0.1:\(try TCPListener.closedPort())/a.jpg"
+            case .resettingServer: listener.url("/a.jpg").absoluteString
+            case .plainServerOverTLS: "https://127.0.0.1:\(imageServer!.port)/image/01-dawn.jpg"
+            }
         let arguments = try prepare(fetching, url: url) + ["--timeout", "30"]
         let started = Date()
         let result = try Command.gallery(arguments, in: folder.url)
@@ -37,12 +38,13 @@ import Testing
         #expect(seconds < 1, "\(fetching) of \(target) took \(seconds) s")
         let line = result.errorOutput.split(separator: "\n").first { $0.contains(url) }.map(String.init) ?? ""
         #expect(line.hasPrefix("gallery: "), "\(result)")
-        let reason = switch target {
-        case .unresolvableHost: "cannot resolve host no-such-host.invalid"
-        case .closedPort: "connection refused"
-        case .resettingServer: "the server"  // "reset the connection" or "closed the connection"
-        case .plainServerOverTLS: "the TLS handshake failed"
-        }
+        let reason =
+            switch target {
+            case .unresolvableHost: "cannot resolve host no-such-host.invalid"
+            case .closedPort: "connection refused"
+            case .resettingServer: "the server"  // "reset the connection" or "closed the connection"
+            case .plainServerOverTLS: "the TLS handshake failed"
+            }
         #expect(line.contains(reason), "\(result)")
     }
 

@@ -19,7 +19,9 @@ import Testing
     /// The width and height in a PNG's IHDR chunk.
     func pngSize(_ name: String) throws -> (width: Int, height: Int) {
         let bytes = [UInt8](try Data(contentsOf: folder.path(name)))
-        try #require(bytes.count > 24 && bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] && bytes[12..<16] == Array("IHDR".utf8)[...])
+        try #require(
+            bytes.count > 24 && bytes[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+                && bytes[12..<16] == Array("IHDR".utf8)[...])
         let number = { (range: Range<Int>) in bytes[range].reduce(0) { $0 << 8 | Int($1) } }
         return (number(16..<20), number(20..<24))
     }
@@ -35,7 +37,8 @@ import Testing
         #expect(folder.listing().filter { $0.hasPrefix(".") }.isEmpty, "no staging left behind")
 
         // Again without the title: the same width, a shorter sheet.
-        let untitled = try gallery("export", "Trip.gallery", "--format", "contact-sheet", "--output", "Untitled.png", "--width", "1024", "--no-title")
+        let untitled = try gallery(
+            "export", "Trip.gallery", "--format", "contact-sheet", "--output", "Untitled.png", "--width", "1024", "--no-title")
         #expect(untitled.status == 0, "\(untitled)")
         let shorter = try pngSize("Untitled.png")
         #expect(shorter.width == 1024 && shorter.height < size.height, "\(shorter) vs \(size)")

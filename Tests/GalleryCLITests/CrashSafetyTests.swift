@@ -25,7 +25,8 @@ import Testing
     @Test(arguments: ["temporary-created", "temporary-written", "renamed"])
     func killingASaveAtEachPointNeverBreaksTheDocument(point: String) throws {
         let files = try folder.distinctImages(2, from: Repository.sampleImage(".jpg"))
-        let created = try Command.gallery(["create", "Trip.gallery", "--title", "T0", "--cache"] + files.map(\.lastPathComponent), in: folder.url)
+        let created = try Command.gallery(
+            ["create", "Trip.gallery", "--title", "T0", "--cache"] + files.map(\.lastPathComponent), in: folder.url)
         try #require(created.status == 0, "\(created)")
         let signals = TemporaryFolder()
         var current = "T0"
@@ -84,7 +85,9 @@ import Testing
         }
         let result = try Command.gallery(["open", "Trip.gallery", "--json"], in: folder.url)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
-        let urls = (json["images"] as? [[String: Any]] ?? []).compactMap { ($0["url"] as? String).flatMap(URL.init(string:))?.lastPathComponent }
+        let urls = (json["images"] as? [[String: Any]] ?? []).compactMap {
+            ($0["url"] as? String).flatMap(URL.init(string:))?.lastPathComponent
+        }
         #expect(Set(urls) == Set(files))
         #expect(urls.count == 20)
     }

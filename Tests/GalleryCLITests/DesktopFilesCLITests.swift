@@ -25,7 +25,10 @@ import Testing
         try #require(made.status == 0, "\(made)")
         let examples = Repository.examples.appendingPathComponent("valid")
         return (
-            [folder.path("Written.gallery"), examples.appendingPathComponent("cached-python-zipfile.gallery"), examples.appendingPathComponent("cached-bsdtar.gallery")],
+            [
+                folder.path("Written.gallery"), examples.appendingPathComponent("cached-python-zipfile.gallery"),
+                examples.appendingPathComponent("cached-bsdtar.gallery"),
+            ],
             [folder.path("plain.zip"), folder.path("book.zip")]
         )
     }
@@ -69,8 +72,10 @@ import Testing
         for (url, expected) in galleries.map({ ($0, "application/vnd.gallery+zip") }) + others.map({ ($0, "not a gallery") }) {
             let renamed = folder.path("sniffed-\(url.lastPathComponent.replacingOccurrences(of: ".", with: "-"))")
             try FileManager.default.copyItem(at: url, to: renamed)
-            let info = try Command.run(gio, ["info", "--attributes=standard::content-type", renamed.path], in: folder.url, environment: environment)
-            let type = info.output.split(separator: "\n").first { $0.contains("standard::content-type:") }?.split(separator: " ").last.map(String.init)
+            let info = try Command.run(
+                gio, ["info", "--attributes=standard::content-type", renamed.path], in: folder.url, environment: environment)
+            let type = info.output.split(separator: "\n").first { $0.contains("standard::content-type:") }?.split(separator: " ").last.map(
+                String.init)
             if expected == "not a gallery" {
                 #expect(type != nil && type != "application/vnd.gallery+zip", "\(url.lastPathComponent): \(info)")
             } else {

@@ -18,7 +18,8 @@ import Testing
     }
 
     func galleries(in directory: URL? = nil) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: (directory ?? folder.url).path)) ?? []).filter { $0.hasSuffix(".gallery") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: (directory ?? folder.url).path)) ?? []).filter { $0.hasSuffix(".gallery") }
+            .sorted()
     }
 
     func json(_ result: CommandResult) throws -> Any {
@@ -86,7 +87,9 @@ import Testing
 
     @Test func duplicateMakesANewDocumentWithTheSameImages() throws {
         let files = try folder.distinctImages(2, from: Repository.sampleImage(".jpg")).map(\.lastPathComponent)
-        try #require(try Command.gallery(["create", "Trip.gallery", "--title", "Trip", "--cache"] + files, in: folder.url, environment: environment).status == 0)
+        try #require(
+            try Command.gallery(["create", "Trip.gallery", "--title", "Trip", "--cache"] + files, in: folder.url, environment: environment)
+                .status == 0)
         #expect(try gallery("duplicate", "Trip.gallery").output == "Trip copy.gallery\n")
         #expect(try gallery("duplicate", "Trip.gallery").output == "Trip copy 2.gallery\n")
         #expect(try gallery("duplicate", "Trip copy.gallery").output == "Trip copy 3.gallery\n")
@@ -175,7 +178,11 @@ import Testing
         // Only this test's Trash (other tests may have a volume's trash mounted meanwhile).
         let mine = listed.filter { ($0["trash"] as? String)?.hasPrefix(home.url.path) == true }
         #expect(Set(mine.compactMap { $0["name"] as? String }) == ["Trip.gallery", "Trip.2.gallery"])
-        #expect(Set(mine.compactMap { ($0["originalPath"] as? String).map { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent } }) == ["a", "b"])
+        #expect(
+            Set(
+                mine.compactMap {
+                    ($0["originalPath"] as? String).map { URL(fileURLWithPath: $0).deletingLastPathComponent().lastPathComponent }
+                }) == ["a", "b"])
         #expect(mine.allSatisfy { $0["deletionDate"] is String && $0["path"] is String })
         let table = try gallery("trash", "--list")
         #expect(table.output.hasPrefix("NAME"), "\(table)")
@@ -231,9 +238,11 @@ import Testing
         let mountPoint = folder.path("volume")
         try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: false)
         guard let mount = Command.which("mount"),
-              try Command.run(mount, ["-t", "tmpfs", "-o", "size=16m,mode=0755", "gallerykit-test", mountPoint.path], in: folder.url).status == 0
+            try Command.run(mount, ["-t", "tmpfs", "-o", "size=16m,mode=0755", "gallerykit-test", mountPoint.path], in: folder.url).status
+                == 0
         else {
-            FileHandle.standardError.write(Data("note: cannot mount a tmpfs here; the per-volume trash is checked only with a simulated device (TrashTests)\n".utf8))
+            FileHandle.standardError.write(
+                Data("note: cannot mount a tmpfs here; the per-volume trash is checked only with a simulated device (TrashTests)\n".utf8))
             return
         }
         defer { _ = try? Command.run(Command.which("umount") ?? URL(fileURLWithPath: "/bin/umount"), [mountPoint.path], in: folder.url) }
@@ -265,7 +274,9 @@ import Testing
         _ = try gallery("edit", "Trip.gallery", "title", "Summer")
         _ = try gallery("duplicate", "Trip.gallery")
         _ = try gallery("rename", "Trip copy.gallery", "Best")
-        let path = { (name: String) in URL(fileURLWithPath: self.folder.url.path).resolvingSymlinksInPath().appendingPathComponent(name).path }
+        let path = { (name: String) in
+            URL(fileURLWithPath: self.folder.url.path).resolvingSymlinksInPath().appendingPathComponent(name).path
+        }
 
         let listed = try #require(try json(try gallery("recents", "--json")) as? [[String: Any]])
         #expect(listed.compactMap { $0["path"] as? String } == [path("Best.gallery"), path("Trip.gallery"), path("Untitled.gallery")])
@@ -297,7 +308,9 @@ import Testing
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
         let listed = try #require(try json(try gallery("recents", "--json")) as? [[String: Any]])
         #expect(listed.count == count, "every writer's entry is kept: \(listed)")
-        #expect(Set(listed.compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }) == Set((0..<count).map { "Doc \($0).gallery" }))
+        #expect(
+            Set(listed.compactMap { ($0["path"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } })
+                == Set((0..<count).map { "Doc \($0).gallery" }))
         let stateFiles = try FileManager.default.contentsOfDirectory(atPath: home.path("state/gallery").path).sorted()
         #expect(stateFiles == ["recents.json", "recents.json.lock"], "no temporary files left: \(stateFiles)")
     }

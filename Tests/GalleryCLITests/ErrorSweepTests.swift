@@ -13,7 +13,9 @@ import Testing
     struct Failing: Sendable, CustomStringConvertible {
         var arguments: [String]
         var names: String
-        var description: String { arguments.map { $0.count > 40 ? "\($0.prefix(8))… (\($0.count) characters)" : $0 }.joined(separator: " ") }
+        var description: String {
+            arguments.map { $0.count > 40 ? "\($0.prefix(8))… (\($0.count) characters)" : $0 }.joined(separator: " ")
+        }
     }
 
     /// Commands with `DOC` where the document goes; each takes it as given.
@@ -90,7 +92,8 @@ import Testing
         let before = try snapshot()
         // 16 blocks of 512 bytes: less than one sample image. SIGXFSZ ignored, so write fails (EFBIG).
         let script = #"trap '' XFSZ; ulimit -f 16; exec "$@""#
-        let result = try Command.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, "sh", Command.gallery.path] + arguments, in: folder.url)
+        let result = try Command.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", script, "sh", Command.gallery.path] + arguments, in: folder.url)
         #expect(result.status == 74 || result.status == 73, "\(result)")
         #expect(result.errorOutput.hasPrefix("gallery: error: \(folder.path(names).path): "), "names \(names): \(result)")
         #expect(result.errorOutput.filter { $0 == "\n" }.count == 1, "\(result)")

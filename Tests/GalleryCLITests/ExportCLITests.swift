@@ -22,7 +22,8 @@ import Testing
     /// A document of three web images, not cached; the second can be fetched only once (when
     /// the document is made), so the export finds it gone.
     func webDocument() throws -> String {
-        let created = try gallery("create", "Web.gallery", url("/image/01-dawn.jpg"), url("/once/a/02-forest.jpg"), url("/image/05-leaf.webp"))
+        let created = try gallery(
+            "create", "Web.gallery", url("/image/01-dawn.jpg"), url("/once/a/02-forest.jpg"), url("/image/05-leaf.webp"))
         try #require(created.status == 0, "\(created)")
         return "Web.gallery"
     }
@@ -39,7 +40,10 @@ import Testing
         let site = try String(contentsOf: folder.path("Site/index.html"), encoding: .utf8)
         #expect(site.contains("410"), "the error tile says why")
         #expect(FileManager.default.fileExists(atPath: folder.path("Site/images/003.webp").path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("Images").path).sorted() == ["001-01-dawn.jpg", "003-05-leaf.webp"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path("Images").path).sorted() == [
+                "001-01-dawn.jpg", "003-05-leaf.webp",
+            ])
         let bundle = try gallery("open", "Share.gallery", "--json")
         let images = (try JSONSerialization.jsonObject(with: Data(bundle.output.utf8)) as? [String: Any])?["images"] as? [[String: Any]]
         #expect(images?.map { $0["cached"] as? Bool } == [true, false, true], "bundle caches what it fetched")
@@ -48,7 +52,8 @@ import Testing
 
     @Test(arguments: ["html", "folder", "cbz", "bundle", "contact-sheet", "iiif"])
     func aDamagedDocumentIsRefusedAndNothingIsWritten(format: String) throws {
-        try FileManager.default.copyItem(at: Repository.examples.appendingPathComponent("invalid/image-crc-mismatch.gallery"), to: folder.path("Bad.gallery"))
+        try FileManager.default.copyItem(
+            at: Repository.examples.appendingPathComponent("invalid/image-crc-mismatch.gallery"), to: folder.path("Bad.gallery"))
         let before = folder.listing()
         let output = format == "contact-sheet" ? "Out.jpg" : "Out"
         var arguments = ["export", "Bad.gallery", "--format", format, "--output", output]
@@ -79,7 +84,8 @@ import Testing
         let created = try Command.gallery(["create", "All.gallery", "--cache"] + images, in: folder.url)
         try #require(created.status == 0, "\(created)")
         _ = try gallery("edit", "All.gallery", "caption", "1", "Dawn")
-        let result = try gallery("export", "All.gallery", "--format", "iiif", "--output", "All.json", "--base-url", "https://example.org/galleries")
+        let result = try gallery(
+            "export", "All.gallery", "--format", "iiif", "--output", "All.json", "--base-url", "https://example.org/galleries")
         #expect(result.status == 0, "\(result)")
         let script = """
             import json, sys, iiif_prezi3
@@ -111,14 +117,17 @@ import Testing
         #expect(listed.status == 0 && listed.output.split(separator: "\n").map(String.init) == expected, "\(listed)")
         let script = "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print(' '.join(z.namelist()))"
         let python = try Command.run(try #require(Command.which("python3")), ["-c", script, "All.cbz"], in: folder.url)
-        #expect(python.status == 0 && python.output.trimmingCharacters(in: .whitespacesAndNewlines) == expected.joined(separator: " "), "\(python)")
+        #expect(
+            python.status == 0 && python.output.trimmingCharacters(in: .whitespacesAndNewlines) == expected.joined(separator: " "),
+            "\(python)")
     }
 
     /// The exported site in headless Chromium (Debian's, driven by Playwright): every image
     /// decodes, no request leaves the folder, the viewer pages and keeps its filmstrip in sync.
     @Test func htmlSiteWorksInHeadlessChromium() throws {
         let images = Repository.sampleImageFiles().map(\.path)
-        let created = try Command.gallery(["create", "All.gallery", "--cache", "--title", "Samples <b>&</b>"] + images + [url("/status/404")], in: folder.url)
+        let created = try Command.gallery(
+            ["create", "All.gallery", "--cache", "--title", "Samples <b>&</b>"] + images + [url("/status/404")], in: folder.url)
         try #require(created.status == 2, "\(created)")
         _ = try gallery("edit", "All.gallery", "caption", "2", "<img src=x onerror=\"document.title='pwned'\">")
         let exported = try gallery("export", "All.gallery", "--format", "html", "--output", "Site")

@@ -47,7 +47,8 @@ import Testing
         try makeDocument("Good.gallery", damage: nil, webImage: server.url("/image/05-leaf.webp"))
         let result = try Command.gallery(["export", "Good.gallery", "--format", "folder", "--output", "Out"], in: folder.url)
         #expect(result.status == 0, "\(result)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("Out").path).count == 2, "the cached image and the fetched one")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path("Out").path).count == 2, "the cached image and the fetched one")
     }
 
     /// A document of two images: a cached JPEG (damaged as asked) and a web image, not cached.

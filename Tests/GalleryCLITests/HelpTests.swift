@@ -8,12 +8,14 @@ import Testing
 @Suite struct HelpTests {
     let folder = TemporaryFolder()
 
-    static let commands: [[String]] = [
-        "create", "open", "edit", "copy", "export", "browse", "verify", "new", "duplicate", "rename", "trash", "restore",
-        "recents", "install-desktop-files", "serve",
-    ].map { [$0] } + [
-        "add", "move", "swap", "remove", "title", "columns", "caption", "cache", "uncache", "retry", "undo", "redo",
-    ].map { ["edit", "Trip.gallery", $0] }
+    static let commands: [[String]] =
+        [
+            "create", "open", "edit", "copy", "export", "browse", "verify", "new", "duplicate", "rename", "trash", "restore",
+            "recents", "install-desktop-files", "serve",
+        ].map { [$0] }
+        + [
+            "add", "move", "swap", "remove", "title", "columns", "caption", "cache", "uncache", "retry", "undo", "redo",
+        ].map { ["edit", "Trip.gallery", $0] }
 
     @Test(arguments: commands)
     func eachDefaultIsStatedOnce(_ command: [String]) throws {

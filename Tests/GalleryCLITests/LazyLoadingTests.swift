@@ -19,8 +19,10 @@ import Testing
         let image = Repository.sampleImage(".jpg").path
         #expect(try loadsLibVips(["create", "Trip.gallery", "--cache", image]))
         #expect(try !loadsLibVips(["--version"]))
-        for command in [["open", "Trip.gallery", "--json"], ["browse"], ["verify", "Trip.gallery"],
-                        ["edit", "Trip.gallery", "title", "Other"], ["edit", "Trip.gallery", "undo"]] {
+        for command in [
+            ["open", "Trip.gallery", "--json"], ["browse"], ["verify", "Trip.gallery"],
+            ["edit", "Trip.gallery", "title", "Other"], ["edit", "Trip.gallery", "undo"],
+        ] {
             #expect(try !loadsLibVips(command), "\(command)")
         }
     }

@@ -27,7 +27,9 @@ import Testing
 
     static let badInvocations: [BadInvocation] = [
         // Inside `edit`: the document and the action are named, and the action's own help.
-        BadInvocation("edit", "Trip.gallery", "remove", "0", document: "Trip.gallery", mentions: ["remove: ", "'0'", "'gallery edit <document> remove --help'"]),
+        BadInvocation(
+            "edit", "Trip.gallery", "remove", "0", document: "Trip.gallery",
+            mentions: ["remove: ", "'0'", "'gallery edit <document> remove --help'"]),
         BadInvocation("edit", "Trip.gallery", "move", document: "Trip.gallery", mentions: ["move: ", "missing"]),
         BadInvocation("edit", "Trip.gallery", "move", "1", document: "Trip.gallery", mentions: ["move: ", "--to"]),
         BadInvocation("edit", "Trip.gallery", "move", "1", "--to", document: "Trip.gallery", mentions: ["move: ", "--to"]),
@@ -36,8 +38,12 @@ import Testing
         BadInvocation("edit", "Trip.gallery", "columns", "many", document: "Trip.gallery", mentions: ["columns: ", "'many'"]),
         BadInvocation("edit", "Trip.gallery", "caption", "1", "x", "--bold", document: "Trip.gallery", mentions: ["caption: ", "--bold"]),
         BadInvocation("edit", "Trip.gallery", "add", "a.jpg", "--jobs", "0", document: "Trip.gallery", mentions: ["add: ", "--jobs"]),
-        BadInvocation("edit", "Trip.gallery", "add", "ftp://example.org/a.jpg", document: "Trip.gallery", mentions: ["add: ", "ftp://example.org/a.jpg"]),
-        BadInvocation("edit", "Trip.gallery", "frobnicate", document: "Trip.gallery", mentions: ["unknown action 'frobnicate'", "expected one of: add,"]),
+        BadInvocation(
+            "edit", "Trip.gallery", "add", "ftp://example.org/a.jpg", document: "Trip.gallery",
+            mentions: ["add: ", "ftp://example.org/a.jpg"]),
+        BadInvocation(
+            "edit", "Trip.gallery", "frobnicate", document: "Trip.gallery",
+            mentions: ["unknown action 'frobnicate'", "expected one of: add,"]),
         BadInvocation("edit", "Trip.gallery", document: "Trip.gallery", mentions: ["no action given", "expected one of: add,"]),
         // Top level: ArgumentParser's message and a hint naming the subcommand's help.
         BadInvocation("create", mentions: ["missing expected argument '<document>'", "(see 'gallery create --help')"]),
@@ -66,7 +72,10 @@ import Testing
         #expect(folder.listing() == listing)
     }
 
-    @Test(arguments: [["--help"], ["edit", "--help"], ["edit", "Trip.gallery", "--help"], ["edit", "Trip.gallery", "move", "--help"], ["create", "--help"], ["help", "edit"]])
+    @Test(arguments: [
+        ["--help"], ["edit", "--help"], ["edit", "Trip.gallery", "--help"], ["edit", "Trip.gallery", "move", "--help"],
+        ["create", "--help"], ["help", "edit"],
+    ])
     func helpIsStillFullOnStdout(_ arguments: [String]) throws {
         let document = try makeDocument()
         let before = try Data(contentsOf: document)
@@ -88,7 +97,10 @@ import Testing
     /// where `open` accepts the document.
     @Test(arguments: [
         ("mimetype-deflated", "mimetype is deflated; spec §3.2 requires it stored (uncompressed)"),
-        ("manifest-not-second", "manifest.json is regular entry 4 of 4; spec §3.3 requires it to be the second entry, right after mimetype"),
+        (
+            "manifest-not-second",
+            "manifest.json is regular entry 4 of 4; spec §3.3 requires it to be the second entry, right after mimetype"
+        ),
     ])
     func verifyReportsABrokenWriterRule(vector: String, message: String) throws {
         let name = "\(vector).gallery"

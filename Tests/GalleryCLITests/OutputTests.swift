@@ -42,7 +42,8 @@ extension OutputTests {
     func timestampsReadAsISO8601FormatStyleWritesThem(date: Date) {
         #expect(Output.timestamp(date) == date.formatted(.iso8601))
         let forPeople = date.formatted(
-            .iso8601.year().month().day().dateSeparator(.dash).dateTimeSeparator(.space).time(includingFractionalSeconds: false).timeSeparator(.colon)
+            .iso8601.year().month().day().dateSeparator(.dash).dateTimeSeparator(.space).time(includingFractionalSeconds: false)
+                .timeSeparator(.colon)
         )
         #expect(Output.timestamp(date, forPeople: true) == forPeople)
     }

@@ -37,7 +37,9 @@ import Testing
         let before = try Data(contentsOf: url)
         let over = try gallery("edit", "Big.gallery", "title", "U" + String(repeating: "x", count: room + 1))
         #expect(over.status == 65)
-        #expect(over.errorOutput.hasPrefix("gallery: error: \(url.path): cannot save: manifest.json would be 67108865 bytes, over the 64 MiB limit"))
+        #expect(
+            over.errorOutput.hasPrefix(
+                "gallery: error: \(url.path): cannot save: manifest.json would be 67108865 bytes, over the 64 MiB limit"))
         #expect(over.errorOutput.components(separatedBy: "\n").count == 2)
         #expect(try Data(contentsOf: url) == before)
         #expect(folder.listing() == ["Big.gallery"])
@@ -75,7 +77,8 @@ import Testing
     func aFullDiskNamesTheDocumentAndChangesNothing() throws {
         let small = folder.path("small")
         try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        let mount = try Command.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path], in: folder.url)
+        let mount = try Command.run(
+            URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=1m", "tmpfs", small.path], in: folder.url)
         try #require(mount.status == 0, "\(mount)")
         defer { _ = try? Command.run(URL(fileURLWithPath: "/bin/umount"), [small.path], in: folder.url) }
 
@@ -96,7 +99,8 @@ import Testing
     @Test func anImageWhoseNameIsNotUTF8IsReadAndItsURLKeepsTheBytes() throws {
         let shell = URL(fileURLWithPath: "/bin/sh")
         let script = #"name="$(printf 'bad\377.jpg')" && cp "$2" "$name" && "$1" create Bytes.gallery --cache "$name""#
-        let result = try Command.run(shell, ["-c", script, "sh", Command.gallery.path, Repository.sampleImage(".jpg").path], in: folder.url)
+        let result = try Command.run(
+            shell, ["-c", script, "sh", Command.gallery.path, Repository.sampleImage(".jpg").path], in: folder.url)
         #expect(result.status == 0, "\(result)")
         let open = try gallery("open", "Bytes.gallery", "--json")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(open.output.utf8)) as? [String: Any])

@@ -18,14 +18,18 @@ import Testing
     @Test func aFolderThatIsNotThereIsOneLineAndExit66() throws {
         let result = try Command.gallery(["serve", "Nowhere"], in: folder.url)
         #expect(result.status == 66)
-        #expect(result.errorOutput == "gallery: error: \(folder.url.path)/Nowhere: no such folder\n" || result.errorOutput.hasSuffix("Nowhere: no such folder\n"), "\(result)")
+        #expect(
+            result.errorOutput == "gallery: error: \(folder.url.path)/Nowhere: no such folder\n"
+                || result.errorOutput.hasSuffix("Nowhere: no such folder\n"), "\(result)")
         #expect(result.output.isEmpty)
     }
 
     @Test func aDocumentInsteadOfAFolderIsExplained() throws {
         _ = FileManager.default.createFile(atPath: folder.path("Trip.gallery").path, contents: Data())
         let result = try Command.gallery(["serve", "Trip.gallery"], in: folder.url)
-        #expect(result.status == 66 && result.errorOutput.hasSuffix("Trip.gallery: not a folder; serve the folder that holds the documents\n"), "\(result)")
+        #expect(
+            result.status == 66 && result.errorOutput.hasSuffix("Trip.gallery: not a folder; serve the folder that holds the documents\n"),
+            "\(result)")
     }
 
     /// A port already taken: one line naming the address, exit 74, and nothing printed on stdout.
@@ -38,11 +42,16 @@ import Testing
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
         _ = listen(listener, 1)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
         let port = Int(UInt16(bigEndian: address.sin_port))
         let result = try Command.gallery(["serve", ".", "--port", String(port)], in: folder.url)
         #expect(result.status == 74, "\(result)")
-        #expect(result.errorOutput == "gallery: error: 127.0.0.1:\(port): cannot listen: Address already in use; choose another --port, or leave it out for a free one\n")
+        #expect(
+            result.errorOutput
+                == "gallery: error: 127.0.0.1:\(port): cannot listen: Address already in use; choose another --port, or leave it out for a free one\n"
+        )
         #expect(result.output.isEmpty)
     }
 

@@ -57,7 +57,8 @@ import Testing
 
     @Test func cleansAGoogleImageResultLink() throws {
         let inner = url("/image/05-leaf.webp")
-        let wrapper = "https://www.google.com/imgres?imgurl=\(inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&imgrefurl=x"
+        let wrapper =
+            "https://www.google.com/imgres?imgurl=\(inner.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&imgrefurl=x"
         #expect(try gallery("create", "Web.gallery", wrapper).status == 0)
         #expect(try images().first?["url"] as? String == inner)
     }
@@ -113,7 +114,9 @@ import Testing
         let shown = try Command.run(script, ["-qec", command, "/dev/null"], in: folder.url)
         #expect(shown.status == 0, "\(shown)")
         #expect(shown.output.contains("Fetching images: 2/2"), "\(shown)")
-        let quiet = try Command.run(script, ["-qec", command.replacingOccurrences(of: "Web.gallery", with: "Quiet.gallery") + " --quiet", "/dev/null"], in: folder.url)
+        let quiet = try Command.run(
+            script, ["-qec", command.replacingOccurrences(of: "Web.gallery", with: "Quiet.gallery") + " --quiet", "/dev/null"],
+            in: folder.url)
         #expect(quiet.status == 0, "\(quiet)")
         #expect(!quiet.output.contains("Fetching"), "\(quiet)")
     }

@@ -19,7 +19,8 @@ import Testing
             try document.cacheImages(atOffsets: Array(samples.indices), thumbnails: false)
         }
         if let failedOffset {
-            let failed = GalleryImage(url: URL(string: "https://example.org/gone.jpg")!, aspectRatio: 1.5, status: .failed, error: "HTTP 404")
+            let failed = GalleryImage(
+                url: URL(string: "https://example.org/gone.jpg")!, aspectRatio: 1.5, status: .failed, error: "HTTP 404")
             try document.edit { try $0.insert(contentsOf: [failed], at: failedOffset) }
         }
         try document.save()
@@ -42,7 +43,8 @@ import Testing
         // pixels (PageStyle.contactSheet): gaps of 1024/256 = 4, a margin of 8, rows of 96.
         let margin = 8
         #expect(PageStyle.contactSheetMargin(forWidth: 1024) == margin)
-        let layout = GalleryLayout.justified(aspectRatios: aspectRatios(of: source), width: Double(1024 - 2 * margin), rowHeight: 96, spacing: 4)
+        let layout = GalleryLayout.justified(
+            aspectRatios: aspectRatios(of: source), width: Double(1024 - 2 * margin), rowHeight: 96, spacing: 4)
         let titleBand = showsTitle ? ContactSheetExporter.titleHeight(forWidth: 1024) + margin : 0
         let header = try LibVips.header(of: output)
         #expect(header.width == 1024)
@@ -113,7 +115,9 @@ import Testing
         let before = folder.listing()
         let error = #expect(throws: GalleryError.self) { try ContactSheetExporter(for: folder.path(name)) }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.description.contains(name) == true && error?.description.contains(".jpg, .jpeg or .png") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains(name) == true && error?.description.contains(".jpg, .jpeg or .png") == true,
+            "\(String(describing: error))")
         #expect(!(error?.description.contains("\n") ?? true))
         #expect(folder.listing() == before)
     }
@@ -149,7 +153,8 @@ import Testing
     /// load, and drawn.
     @Test func largeThumbnailIsShrunkOnLoad() throws {
         let large = folder.path("large.jpg")
-        let photo = ContactSheet.Cell(thumbnail: .file(Repository.sampleImage("01-dawn.jpg")), rect: .init(x: 0, y: 0, width: 1500, height: 1000))
+        let photo = ContactSheet.Cell(
+            thumbnail: .file(Repository.sampleImage("01-dawn.jpg")), rect: .init(x: 0, y: 0, width: 1500, height: 1000))
         try ContactSheet.render(width: 1500, height: 1000, cells: [photo], title: nil, encoding: .jpeg(quality: 85)).write(to: large)
         let cell = ContactSheet.Cell(thumbnail: .file(large), rect: .init(x: 5, y: 5, width: 90, height: 60))
         try ContactSheet.render(width: 100, height: 70, cells: [cell], title: nil, encoding: .png).write(to: folder.path("sheet.png"))
@@ -161,7 +166,9 @@ import Testing
     @Test(arguments: [256, 1000, 2048, 16384])
     func planCellsDoNotOverlap(width: Int) throws {
         var generator = SystemRandomNumberGenerator()
-        let ratios = (0..<300).map { _ in [0.25, 0.5, 0.75, 1, 1.5, 16, 40].randomElement(using: &generator)! * Double.random(in: 0.9...1.1, using: &generator) }
+        let ratios = (0..<300).map { _ in
+            [0.25, 0.5, 0.75, 1, 1.5, 16, 40].randomElement(using: &generator)! * Double.random(in: 0.9...1.1, using: &generator)
+        }
         let plan = try ContactSheetExporter.plan(aspectRatios: ratios, width: width, hasTitle: true)
         let margin = PageStyle.contactSheetMargin(forWidth: width)
         #expect(plan.cells.count == 300)

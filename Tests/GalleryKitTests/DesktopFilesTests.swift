@@ -3,7 +3,7 @@ import GalleryTestSupport
 import Testing
 @testable import GalleryKit
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The shared-mime-info definition and the file(1) magic: the texts GalleryKit installs are the
@@ -48,11 +48,11 @@ import FoundationXML
 }
 
 #if canImport(FoundationXML)
-private extension XMLElement {
-    /// An attribute's value. (FoundationXML's `attribute(forName:)` finds none on an element in
-    /// a default namespace; the list of attributes has them.)
-    func value(of name: String) -> String? {
-        attributes?.first { $0.name == name }?.stringValue
+    private extension XMLElement {
+        /// An attribute's value. (FoundationXML's `attribute(forName:)` finds none on an element in
+        /// a default namespace; the list of attributes has them.)
+        func value(of name: String) -> String? {
+            attributes?.first { $0.name == name }?.stringValue
+        }
     }
-}
 #endif

@@ -84,7 +84,8 @@ import Testing
         for name in ["Trip 10", "trip 3", "Trip 2", "Trip 20"] {
             try RawZip.write(TestManifest.entries(TestManifest.object(title: name)), to: folder.path("\(name).gallery"))
         }
-        #expect(try DocumentBrowser().documents(in: folder.url).sorted(by: .name).map(\.name) == ["Trip 2", "trip 3", "Trip 10", "Trip 20"])
+        #expect(
+            try DocumentBrowser().documents(in: folder.url).sorted(by: .name).map(\.name) == ["Trip 2", "trip 3", "Trip 10", "Trip 20"])
     }
 
     @Test func listsWithoutAnIndexUnlessGivenOne() throws {

@@ -27,7 +27,8 @@ import Testing
             try FileManager.default.createDirectory(at: location, withIntermediateDirectories: true)
         }
         let images = captions.enumerated().map { index, caption in
-            GalleryImage(url: URL(string: "https://images.example.org/\(name.lowercased())/\(index).jpg")!, aspectRatio: 1.5, caption: caption)
+            GalleryImage(
+                url: URL(string: "https://images.example.org/\(name.lowercased())/\(index).jpg")!, aspectRatio: 1.5, caption: caption)
         }
         let url = location.appendingPathComponent(name)
         var document = GalleryDocument(creating: url, gallery: Gallery(title: title, images: images))
@@ -124,8 +125,10 @@ import Testing
         let url = folder.path("Same size.gallery")
         let alpha = cache.path("alpha.gallery"), omega = cache.path("omega.gallery")
         // Stored manifests: titles of the same length give archives of the same length.
-        try RawZip.write([TestManifest.mimetype, RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object(title: "Alpha")))], to: alpha)
-        try RawZip.write([TestManifest.mimetype, RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object(title: "Omega")))], to: omega)
+        try RawZip.write(
+            [TestManifest.mimetype, RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object(title: "Alpha")))], to: alpha)
+        try RawZip.write(
+            [TestManifest.mimetype, RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object(title: "Omega")))], to: omega)
         let replacement = try Data(contentsOf: omega)
         try FileManager.default.copyItem(at: alpha, to: url)
         try #require(try Data(contentsOf: url).count == replacement.count)
@@ -141,7 +144,9 @@ import Testing
         let after = try #require(FileLocation.status(of: url))
         #expect(after.st_ino == before.st_ino)
         #expect(after.st_size == before.st_size)
-        #expect((after.st_mtim.tv_sec, after.st_mtim.tv_nsec) == (before.st_mtim.tv_sec, before.st_mtim.tv_nsec) || !restoringTheModificationTime)
+        #expect(
+            (after.st_mtim.tv_sec, after.st_mtim.tv_nsec) == (before.st_mtim.tv_sec, before.st_mtim.tv_nsec)
+                || !restoringTheModificationTime)
 
         let changed = try listing()
         #expect(changed.readCount == 1)
@@ -261,7 +266,7 @@ import Testing
                         let listing = try listing()
                         // Every document is listed, in one of its versions, never damaged.
                         guard listing.documents.count == 12,
-                              listing.documents.allSatisfy({ $0.error == nil && $0.title?.hasPrefix("Version ") == true })
+                            listing.documents.allSatisfy({ $0.error == nil && $0.title?.hasPrefix("Version ") == true })
                         else { throw GalleryError(.damagedDocument, "listing went wrong: \(titles(listing))") }
                     }
                 }
@@ -284,14 +289,17 @@ import Testing
         try save("c.gallery", title: "Charlie harbour")
         let holder = Process()
         holder.executableURL = Command.which("python3")
-        holder.arguments = ["-c", """
+        holder.arguments = [
+            "-c",
+            """
             import sqlite3, sys
             c = sqlite3.connect(sys.argv[1], isolation_level=None)
             c.execute('BEGIN IMMEDIATE')
             print('locked', flush=True)
             sys.stdin.readline()
             c.execute('ROLLBACK')
-            """, cache.path("browse-index.sqlite").path]
+            """, cache.path("browse-index.sqlite").path,
+        ]
         // Released when told (a line on its stdin), not after a time the listings must beat.
         let output = Pipe(), release = Pipe()
         holder.standardOutput = output

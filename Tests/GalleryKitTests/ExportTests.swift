@@ -21,7 +21,9 @@ import Testing
         var document = try document(cache: true)
         try document.edit { gallery in
             if let caption { gallery.images[0].caption = caption }
-            gallery.images.append(GalleryImage(url: URL(string: "https://example.org/gone.jpg")!, aspectRatio: 1, status: .failed, error: "HTTP 404 Not Found"))
+            gallery.images.append(
+                GalleryImage(
+                    url: URL(string: "https://example.org/gone.jpg")!, aspectRatio: 1, status: .failed, error: "HTTP 404 Not Found"))
         }
         try document.save()
         return document
@@ -118,7 +120,8 @@ import Testing
         let output = folder.path("Site")
         _ = try await IIIFExporter(baseURL: URL(string: "https://example.org/trip/")!).export(source, to: output)
         #expect(try files(in: output).filter { !$0.contains("/") } == ["images", "manifest.json", "thumbnails"])
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("manifest.json"))) as? [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("manifest.json"))) as? [String: Any]
         #expect(manifest?["id"] as? String == "https://example.org/trip/manifest.json")
     }
 
@@ -155,7 +158,8 @@ import Testing
             let app = PageStyle.screen(width: width, columns: columns).layout(aspectRatios: ratios)
             if columns == 1 { #expect(app.frames.allSatisfy { $0.x == 0 }, "one image a row") }
             if columns == 6 { #expect(app.frames.allSatisfy { $0.y == 0 }, "all four on one row") }
-            let pattern = try NSRegularExpression(pattern: "--\(prefix)x:([0-9.]+)%;--\(prefix)y:([0-9.]+)%;--\(prefix)w:([0-9.]+)%;--\(prefix)h:([0-9.]+)%")
+            let pattern = try NSRegularExpression(
+                pattern: "--\(prefix)x:([0-9.]+)%;--\(prefix)y:([0-9.]+)%;--\(prefix)w:([0-9.]+)%;--\(prefix)h:([0-9.]+)%")
             let exported = pattern.matches(in: page, range: NSRange(page.startIndex..., in: page)).map { match in
                 (1...4).map { Double(page[Range(match.range(at: $0), in: page)!])! }
             }
@@ -163,7 +167,9 @@ import Testing
             for (percent, frame) in zip(exported, app.frames) {
                 // Percent of the width (x, w) and of the content's height (y, h), four decimals.
                 #expect(abs(percent[0] / 100 * width - frame.x) < 0.01 && abs(percent[2] / 100 * width - frame.width) < 0.01)
-                #expect(abs(percent[1] / 100 * app.contentHeight - frame.y) < 0.01 && abs(percent[3] / 100 * app.contentHeight - frame.height) < 0.01)
+                #expect(
+                    abs(percent[1] / 100 * app.contentHeight - frame.y) < 0.01
+                        && abs(percent[3] / 100 * app.contentHeight - frame.height) < 0.01)
             }
         }
     }
@@ -203,12 +209,13 @@ import Testing
     @Test(arguments: ["bundle", "folder", "html", "cbz"])
     func refusesAnExistingOutputAndLeavesNothingOnFailure(format: String) async throws {
         let source = try document(cache: false)
-        let exporter: any DocumentExporter = switch format {
-        case "bundle": BundleExporter()
-        case "html": HTMLExporter()
-        case "cbz": CBZExporter()
-        default: FolderExporter()
-        }
+        let exporter: any DocumentExporter =
+            switch format {
+            case "bundle": BundleExporter()
+            case "html": HTMLExporter()
+            case "cbz": CBZExporter()
+            default: FolderExporter()
+            }
         let existing = folder.path("exists")
         try Data("mine".utf8).write(to: existing)
         let error = await #expect(throws: GalleryError.self) { try await exporter.export(source, to: existing) }
@@ -249,4 +256,3 @@ import Testing
         #expect(try files(in: folder.path("out")) == ["001-image-0.jpg", "003-image-2.jpg"])
     }
 }
-

@@ -117,7 +117,8 @@ import Testing
 
     @Test func unwrapsAGoogleImageResultLinkBeforeFetching() async throws {
         let inner = server.url("/image/01-dawn.jpg")
-        let wrapper = "https://www.google.com/imgres?imgurl=\(inner.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&imgrefurl=https%3A%2F%2Fexample.org%2F&w=640"
+        let wrapper =
+            "https://www.google.com/imgres?imgurl=\(inner.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)&imgrefurl=https%3A%2F%2Fexample.org%2F&w=640"
         let source = try ImageSource(URL(string: wrapper)!)
         #expect(source == .web(inner))
         let fetcher = ImageFetcher()
@@ -130,9 +131,13 @@ import Testing
     @Test func retryingAStoredWrapperLinkRecordsTheImageURL() async throws {
         // As another writer may have stored it: the wrapper link, failed.
         let inner = server.url("/image/01-dawn.jpg")
-        let wrapper = URL(string: "https://www.bing.com/images/search?mediaurl=\(inner.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")!
+        let wrapper = URL(
+            string:
+                "https://www.bing.com/images/search?mediaurl=\(inner.absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        )!
         let failed = GalleryImage(url: wrapper, aspectRatio: 1, status: .failed, error: "offline", caption: "Kept")
-        var document = GalleryDocument(creating: TemporaryFolder().path("Retry.gallery"), gallery: Gallery(title: "Retry", images: [failed]))
+        var document = GalleryDocument(
+            creating: TemporaryFolder().path("Retry.gallery"), gallery: Gallery(title: "Retry", images: [failed]))
         let fetcher = ImageFetcher()
         let prepared = try await PreparedImages.prepare([try ImageSource(wrapper)], cache: false, fetcher: fetcher)
         await fetcher.shutdown()
@@ -181,15 +186,24 @@ final class Recorder: @unchecked Sendable {
 
 @Suite struct WrapperURLTests {
     @Test(arguments: [
-        ("https://www.google.com/imgres?imgurl=https%3A%2F%2Fcdn.example.org%2Fa.jpg&imgrefurl=https%3A%2F%2Fexample.org", "https://cdn.example.org/a.jpg"),
+        (
+            "https://www.google.com/imgres?imgurl=https%3A%2F%2Fcdn.example.org%2Fa.jpg&imgrefurl=https%3A%2F%2Fexample.org",
+            "https://cdn.example.org/a.jpg"
+        ),
         ("https://www.google.co.uk/imgres?imgurl=http://cdn.example.org/b.png&tbnid=x", "http://cdn.example.org/b.png"),
         ("https://www.google.com/url?sa=i&url=https%3A%2F%2Fcdn.example.org%2Fc.jpg", "https://cdn.example.org/c.jpg"),
-        ("https://www.bing.com/images/search?view=detailV2&mediaurl=https%3A%2F%2Fcdn.example.org%2Fd.webp&q=x", "https://cdn.example.org/d.webp"),
+        (
+            "https://www.bing.com/images/search?view=detailV2&mediaurl=https%3A%2F%2Fcdn.example.org%2Fd.webp&q=x",
+            "https://cdn.example.org/d.webp"
+        ),
         ("https://duckduckgo.com/?q=cats&iax=images&ia=images&iai=https%3A%2F%2Fcdn.example.org%2Fe.jpg", "https://cdn.example.org/e.jpg"),
         ("https://external-content.duckduckgo.com/iu/?u=https%3A%2F%2Fcdn.example.org%2Ff.jpg&f=1", "https://cdn.example.org/f.jpg"),
         ("https://yandex.com/images/search?img_url=https%3A%2F%2Fcdn.example.org%2Fg.jpg&pos=0", "https://cdn.example.org/g.jpg"),
         // Wrapped twice.
-        ("https://www.google.com/url?url=https%3A%2F%2Fwww.bing.com%2Fimages%2Fsearch%3Fmediaurl%3Dhttps%253A%252F%252Fcdn.example.org%252Fh.jpg", "https://cdn.example.org/h.jpg"),
+        (
+            "https://www.google.com/url?url=https%3A%2F%2Fwww.bing.com%2Fimages%2Fsearch%3Fmediaurl%3Dhttps%253A%252F%252Fcdn.example.org%252Fh.jpg",
+            "https://cdn.example.org/h.jpg"
+        ),
     ])
     func unwrapsSearchEngineLinks(wrapper: String, image: String) {
         #expect(WrapperURL.unwrap(URL(string: wrapper)!) == URL(string: image)!)

@@ -48,7 +48,8 @@ import Testing
     /// generator (the manifest tree the edit built is reused for them, not rebuilt).
     @Test func aSavedEditReadsBackAsTheGalleryInMemory() throws {
         let url = folder.path("Written elsewhere.gallery")
-        try RawZip.write(TestManifest.entries(TestManifest.object(images: [TestManifest.image(index: 1), TestManifest.image(index: 2)])), to: url)
+        try RawZip.write(
+            TestManifest.entries(TestManifest.object(images: [TestManifest.image(index: 1), TestManifest.image(index: 2)])), to: url)
         var document = try GalleryDocument(contentsOf: url)
         #expect(document.gallery.generator == "tests")
         try document.edit { try $0.move(fromOffsets: [1], toOffset: 0) }

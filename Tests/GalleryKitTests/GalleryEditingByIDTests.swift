@@ -9,13 +9,14 @@ import Testing
         subject.images.first { $0.url.lastPathComponent == String(name) }!.id
     }
 
-    @Test(arguments: [
-        // (items, moved, before, expected): the moved images keep their gallery order.
-        ("abcde", "db", "a", "bdace"),
-        ("abcde", "a", nil, "bcdea"),
-        ("abcde", "ce", "b", "acebd"),
-        ("abcde", "e", "e", nil),  // before itself
-    ] as [(String, String, Character?, String?)])
+    @Test(
+        arguments: [
+            // (items, moved, before, expected): the moved images keep their gallery order.
+            ("abcde", "db", "a", "bdace"),
+            ("abcde", "a", nil, "bcdea"),
+            ("abcde", "ce", "b", "acebd"),
+            ("abcde", "e", "e", nil),  // before itself
+        ] as [(String, String, Character?, String?)])
     func movesImagesBeforeAnother(items: String, moved: String, before: Character?, expected: String?) throws {
         var subject = gallery(items)
         let ids = moved.map { id($0, in: subject) }

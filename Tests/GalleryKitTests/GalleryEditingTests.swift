@@ -63,7 +63,8 @@ extension Gallery {
     }
 
     @Test(arguments: [
-        "insert at 4", "move 3", "move to 6", "swap 0 3", "remove -1", "remove twice", "remove none", "columns 0", "columns 13", "caption 3",
+        "insert at 4", "move 3", "move to 6", "swap 0 3", "remove -1", "remove twice", "remove none", "columns 0", "columns 13",
+        "caption 3",
     ])
     func rejectsBadOffsetsAndLeavesTheGalleryAlone(edit: String) throws {
         var subject = gallery("abc")

@@ -54,14 +54,18 @@ private func expectRowLayoutBasics(_ layout: GalleryLayout, count: Int, width: D
     let frames = layout.frames
     #expect(frames.count == count, sourceLocation: sourceLocation)
     for (index, frame) in frames.enumerated() {
-        #expect(frame.x >= 0 && frame.maxX <= width && frame.y >= 0, "frame \(index) \(frame) outside 0...\(width)", sourceLocation: sourceLocation)
-        #expect(frame.width > 0 && frame.height > 0 && frame.maxY.isFinite, "frame \(index) \(frame) is empty", sourceLocation: sourceLocation)
+        #expect(
+            frame.x >= 0 && frame.maxX <= width && frame.y >= 0, "frame \(index) \(frame) outside 0...\(width)",
+            sourceLocation: sourceLocation)
+        #expect(
+            frame.width > 0 && frame.height > 0 && frame.maxY.isFinite, "frame \(index) \(frame) is empty", sourceLocation: sourceLocation)
         for other in frames[..<index] where overlap(frame, other) {
             Issue.record("frame \(index) \(frame) overlaps \(other)", sourceLocation: sourceLocation)
         }
         if index > 0 {
             let previous = frames[index - 1]
-            let readsOn = frame.y == previous.y
+            let readsOn =
+                frame.y == previous.y
                 ? frame.x >= previous.maxX - overlapTolerance
                 : frame.y >= previous.maxY - overlapTolerance
             #expect(readsOn, "frame \(index) \(frame) does not follow \(previous)", sourceLocation: sourceLocation)
@@ -87,23 +91,25 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
 
     @Test func gridOfThreeColumnsAt300HasCells100Wide() {
         let layout = GalleryLayout.grid(aspectRatios: [1, 1, 1, 2], columns: 3, width: 300)
-        #expect(layout.frames == [
-            LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 100, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 200, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 0, y: 100, width: 100, height: 50),
-        ])
+        #expect(
+            layout.frames == [
+                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 100, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 200, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 0, y: 100, width: 100, height: 50),
+            ])
         #expect(layout.contentHeight == 150)
     }
 
     @Test func gridRowIsAsTallAsItsTallestCellAndRowsAreSpacedApart() {
         let layout = GalleryLayout.grid(aspectRatios: [1, 0.5, 2, 1], columns: 3, width: 320, spacing: 10)
-        #expect(layout.frames == [
-            LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 110, y: 0, width: 100, height: 200),
-            LayoutFrame(x: 220, y: 0, width: 100, height: 50),
-            LayoutFrame(x: 0, y: 210, width: 100, height: 100),
-        ])
+        #expect(
+            layout.frames == [
+                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 110, y: 0, width: 100, height: 200),
+                LayoutFrame(x: 220, y: 0, width: 100, height: 50),
+                LayoutFrame(x: 0, y: 210, width: 100, height: 100),
+            ])
         #expect(layout.contentHeight == 310)
     }
 
@@ -115,8 +121,9 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
 
     @Test(arguments: [0, -1, Int.min])
     func gridTreatsColumnsBelowOneAsOne(columns: Int) {
-        #expect(GalleryLayout.grid(aspectRatios: [1, 2], columns: columns, width: 100)
-            == GalleryLayout.grid(aspectRatios: [1, 2], columns: 1, width: 100))
+        #expect(
+            GalleryLayout.grid(aspectRatios: [1, 2], columns: columns, width: 100)
+                == GalleryLayout.grid(aspectRatios: [1, 2], columns: 1, width: 100))
     }
 
     @Test func gridWithMoreColumnsThanItemsLeavesTheRestEmpty() {
@@ -165,24 +172,26 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
 
     @Test func justifiedFillsRowsAndLeavesTheLastAtRowHeight() {
         let layout = GalleryLayout.justified(aspectRatios: [1, 1, 1, 1, 1], width: 300, rowHeight: 100)
-        #expect(layout.frames == [
-            LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 100, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 200, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 0, y: 100, width: 100, height: 100),
-            LayoutFrame(x: 100, y: 100, width: 100, height: 100),
-        ])
+        #expect(
+            layout.frames == [
+                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 100, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 200, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 0, y: 100, width: 100, height: 100),
+                LayoutFrame(x: 100, y: 100, width: 100, height: 100),
+            ])
         #expect(layout.contentHeight == 200)
     }
 
     @Test func justifiedSpacesItemsAndRows() {
         let layout = GalleryLayout.justified(aspectRatios: [1, 1, 1, 1], width: 310, rowHeight: 100, spacing: 5)
-        #expect(layout.frames == [
-            LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 105, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 210, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 0, y: 105, width: 100, height: 100),
-        ])
+        #expect(
+            layout.frames == [
+                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 105, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 210, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 0, y: 105, width: 100, height: 100),
+            ])
         #expect(layout.contentHeight == 205)
     }
 
@@ -207,11 +216,12 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
     @Test func justifiedGivesAPanoramaARowOfItsOwn() {
         // At width 300 and row height 100, a ratio above 6 would be under 50 tall alone.
         let layout = GalleryLayout.justified(aspectRatios: [1, 8, 1], width: 300, rowHeight: 100)
-        #expect(layout.frames == [
-            LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 0, y: 100, width: 300, height: 37.5),
-            LayoutFrame(x: 0, y: 137.5, width: 100, height: 100),
-        ])
+        #expect(
+            layout.frames == [
+                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 0, y: 100, width: 300, height: 37.5),
+                LayoutFrame(x: 0, y: 137.5, width: 100, height: 100),
+            ])
         #expect(layout.contentHeight == 237.5)
         // Ratio 6 is not a panorama: it is exactly half the row height alone and joins no other.
         #expect(GalleryLayout.justified(aspectRatios: [6, 1], width: 300, rowHeight: 100).frames[0].width == 300)
@@ -261,17 +271,19 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
 
     @Test func filmstripCentresTheSettledCurrentItem() {
         let layout = GalleryLayout.filmstrip(aspectRatios: [1, 2, 0.5, 4], current: 1, expansion: 1, width: 400, height: 100, spacing: 10)
-        #expect(layout.frames == [
-            LayoutFrame(x: -10, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 100, y: 0, width: 200, height: 100),
-            LayoutFrame(x: 310, y: 0, width: 100, height: 100),
-            LayoutFrame(x: 420, y: 0, width: 100, height: 100),
-        ])
+        #expect(
+            layout.frames == [
+                LayoutFrame(x: -10, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 100, y: 0, width: 200, height: 100),
+                LayoutFrame(x: 310, y: 0, width: 100, height: 100),
+                LayoutFrame(x: 420, y: 0, width: 100, height: 100),
+            ])
         #expect(layout.contentHeight == 100)
     }
 
     @Test func filmstripWidensHalfwayAtHalfExpansion() {
-        let layout = GalleryLayout.filmstrip(aspectRatios: [1, 2, 0.5, 4], current: 1, expansion: 0.5, width: 400, height: 100, spacing: 10)
+        let layout = GalleryLayout.filmstrip(
+            aspectRatios: [1, 2, 0.5, 4], current: 1, expansion: 0.5, width: 400, height: 100, spacing: 10)
         #expect(layout.frames.map(\.x) == [15, 125, 285, 395])
         #expect(layout.frames[1].width == 150)
     }
@@ -284,14 +296,16 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
 
     @Test(arguments: [(-5, 0), (7, 2), (Int.min, 0), (Int.max, 2)])
     func filmstripClampsTheCurrentIndex(current: Int, clamped: Int) {
-        #expect(GalleryLayout.filmstrip(aspectRatios: [2, 2, 2], current: current, expansion: 1, width: 400, height: 100)
-            == GalleryLayout.filmstrip(aspectRatios: [2, 2, 2], current: clamped, expansion: 1, width: 400, height: 100))
+        #expect(
+            GalleryLayout.filmstrip(aspectRatios: [2, 2, 2], current: current, expansion: 1, width: 400, height: 100)
+                == GalleryLayout.filmstrip(aspectRatios: [2, 2, 2], current: clamped, expansion: 1, width: 400, height: 100))
     }
 
     @Test(arguments: [(-1.0, 0.0), (Double.nan, 0.0), (2.0, 1.0), (Double.infinity, 1.0)])
     func filmstripClampsExpansion(expansion: Double, clamped: Double) {
-        #expect(GalleryLayout.filmstrip(aspectRatios: [1, 2], current: 1, expansion: expansion, width: 400, height: 100)
-            == GalleryLayout.filmstrip(aspectRatios: [1, 2], current: 1, expansion: clamped, width: 400, height: 100))
+        #expect(
+            GalleryLayout.filmstrip(aspectRatios: [1, 2], current: 1, expansion: expansion, width: 400, height: 100)
+                == GalleryLayout.filmstrip(aspectRatios: [1, 2], current: 1, expansion: clamped, width: 400, height: 100))
     }
 
     @Test func filmstripProperties() async {
@@ -314,9 +328,10 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
                 aspectRatios: ratios, current: current, expansion: expansions.0, width: width, height: height, spacing: spacing
             )
             #expect(layout.frames.count == ratios.count)
-            #expect(GalleryLayout.filmstrip(
-                aspectRatios: ratios, current: current, expansion: expansions.0, width: width, height: height, spacing: spacing
-            ) == layout)
+            #expect(
+                GalleryLayout.filmstrip(
+                    aspectRatios: ratios, current: current, expansion: expansions.0, width: width, height: height, spacing: spacing
+                ) == layout)
             guard !ratios.isEmpty else {
                 #expect(layout.contentHeight == 0)
                 return
@@ -342,8 +357,10 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
             // Square at 0, height × the ratio clamped to 0.5...3 at 1, monotonic in between.
             let settled = min(max(usable(ratios[current]), 0.5), 3)
             func currentWidth(_ expansion: Double) -> Double {
-                GalleryLayout.filmstrip(aspectRatios: ratios, current: current, expansion: expansion, width: width, height: height, spacing: spacing)
-                    .frames[current].width
+                GalleryLayout.filmstrip(
+                    aspectRatios: ratios, current: current, expansion: expansion, width: width, height: height, spacing: spacing
+                )
+                .frames[current].width
             }
             #expect(currentWidth(0) == height)
             #expect(abs(currentWidth(1) - height * settled) <= 1e-12 * height * settled)

@@ -23,26 +23,65 @@ import Testing
         ("duplicate name", TestManifest.entries(more: [RawZip.Entry("notes.txt", "a"), RawZip.Entry("notes.txt", "b")]), .unsafeArchive),
         ("duplicate manifest", TestManifest.entries(more: [RawZip.Entry("manifest.json", "{}")]), .unsafeArchive),
         ("no mimetype", [RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object()), deflated: true)], .damagedDocument),
-        ("wrong mimetype", [RawZip.Entry("mimetype", "application/zip", deflated: false), RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object()), deflated: true)], .damagedDocument),
-        ("mimetype second", [RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object()), deflated: true), TestManifest.mimetype], .damagedDocument),
+        (
+            "wrong mimetype",
+            [
+                RawZip.Entry("mimetype", "application/zip", deflated: false),
+                RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object()), deflated: true),
+            ], .damagedDocument
+        ),
+        (
+            "mimetype second",
+            [RawZip.Entry("manifest.json", TestManifest.data(TestManifest.object()), deflated: true), TestManifest.mimetype],
+            .damagedDocument
+        ),
         ("no manifest", [TestManifest.mimetype], .damagedDocument),
         ("manifest not JSON", [TestManifest.mimetype, RawZip.Entry("manifest.json", "{ not json")], .damagedDocument),
-        ("manifest wrongly typed", [TestManifest.mimetype, RawZip.Entry("manifest.json", #"{"format":"gallery","formatVersion":"1.0","images":"none"}"#)], .damagedDocument),
-        ("format version 2", {
-            var object = TestManifest.object()
-            object["formatVersion"] = "2.0"
-            return TestManifest.entries(object)
-        }(), .unsupportedVersion),
-        ("cached path missing", TestManifest.entries(TestManifest.object(images: [TestManifest.image(cached: [
-            "path": "images/\(sha).jpg", "sha256": sha, "bytes": 4, "mediaType": "image/jpeg",
-        ])])), .damagedDocument),
-        ("cached size differs", TestManifest.entries(TestManifest.object(images: [TestManifest.image(cached: [
-            "path": "images/\(sha).jpg", "sha256": sha, "bytes": 4, "mediaType": "image/jpeg",
-        ])]), more: [RawZip.Entry("images/\(sha).jpg", Data([1, 2, 3]))]), .damagedDocument),
-        ("manifest over 64 MiB", [TestManifest.mimetype, RawZip.Entry(
-            "manifest.json", TestManifest.data(TestManifest.object()) + Data(repeating: 0x20, count: 64 * 1024 * 1024), deflated: true
-        )], .limitExceeded),
-        ("more than 100,000 images", [TestManifest.mimetype, RawZip.Entry("manifest.json", manyImagesManifest(100_001), deflated: true)], .limitExceeded),
+        (
+            "manifest wrongly typed",
+            [TestManifest.mimetype, RawZip.Entry("manifest.json", #"{"format":"gallery","formatVersion":"1.0","images":"none"}"#)],
+            .damagedDocument
+        ),
+        (
+            "format version 2",
+            {
+                var object = TestManifest.object()
+                object["formatVersion"] = "2.0"
+                return TestManifest.entries(object)
+            }(), .unsupportedVersion
+        ),
+        (
+            "cached path missing",
+            TestManifest.entries(
+                TestManifest.object(images: [
+                    TestManifest.image(cached: [
+                        "path": "images/\(sha).jpg", "sha256": sha, "bytes": 4, "mediaType": "image/jpeg",
+                    ])
+                ])), .damagedDocument
+        ),
+        (
+            "cached size differs",
+            TestManifest.entries(
+                TestManifest.object(images: [
+                    TestManifest.image(cached: [
+                        "path": "images/\(sha).jpg", "sha256": sha, "bytes": 4, "mediaType": "image/jpeg",
+                    ])
+                ]), more: [RawZip.Entry("images/\(sha).jpg", Data([1, 2, 3]))]), .damagedDocument
+        ),
+        (
+            "manifest over 64 MiB",
+            [
+                TestManifest.mimetype,
+                RawZip.Entry(
+                    "manifest.json", TestManifest.data(TestManifest.object()) + Data(repeating: 0x20, count: 64 * 1024 * 1024),
+                    deflated: true
+                ),
+            ], .limitExceeded
+        ),
+        (
+            "more than 100,000 images",
+            [TestManifest.mimetype, RawZip.Entry("manifest.json", manyImagesManifest(100_001), deflated: true)], .limitExceeded
+        ),
     ]
 
     @Test(arguments: cases.map { $0.0 })
@@ -68,12 +107,20 @@ import Testing
         let url = folder.path("history.gallery")
         let bytes = Data("image bytes".utf8)
         let sha = ContentHash.of(bytes)
-        let current = TestManifest.object(images: [TestManifest.image(cached: ["path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count, "mediaType": "image/jpeg"])])
-        let earlier = TestManifest.object(images: [TestManifest.image(index: 1, cached: ["path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count + 1, "mediaType": "image/jpeg"])])
-        try RawZip.write(TestManifest.entries(current, more: [
-            RawZip.Entry("images/\(sha).jpg", bytes),
-            RawZip.Entry("history/undo/01.json", TestManifest.data(earlier), deflated: true),
-        ]), to: url)
+        let current = TestManifest.object(images: [
+            TestManifest.image(cached: ["path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count, "mediaType": "image/jpeg"])
+        ])
+        let earlier = TestManifest.object(images: [
+            TestManifest.image(
+                index: 1, cached: ["path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count + 1, "mediaType": "image/jpeg"])
+        ])
+        try RawZip.write(
+            TestManifest.entries(
+                current,
+                more: [
+                    RawZip.Entry("images/\(sha).jpg", bytes),
+                    RawZip.Entry("history/undo/01.json", TestManifest.data(earlier), deflated: true),
+                ]), to: url)
         let before = try Data(contentsOf: url)
         _ = try GalleryDocument(contentsOf: url)
         let error = #expect(throws: GalleryError.self) { try GalleryDocument.modify(at: url) { try $0.undo() } }
@@ -117,7 +164,9 @@ import Testing
         let zeros = Data(count: 80 * 1024 * 1024)
         let sha = ContentHash.of(zeros)
         let image = TestManifest.image(cached: ["path": "images/\(sha).png", "sha256": sha, "bytes": zeros.count, "mediaType": "image/png"])
-        try RawZip.write(TestManifest.entries(TestManifest.object(images: [image]), more: [RawZip.Entry("images/\(sha).png", zeros, deflated: true)]), to: url)
+        try RawZip.write(
+            TestManifest.entries(TestManifest.object(images: [image]), more: [RawZip.Entry("images/\(sha).png", zeros, deflated: true)]),
+            to: url)
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0
         #expect(size < 1_000_000)
 
@@ -133,8 +182,11 @@ import Testing
         let folder = TemporaryFolder()
         let url = folder.path("mismatch.gallery")
         let bytes = Data("not what the name says".utf8)
-        let image = TestManifest.image(cached: ["path": "images/\(Self.sha).jpg", "sha256": Self.sha, "bytes": bytes.count, "mediaType": "image/jpeg"])
-        try RawZip.write(TestManifest.entries(TestManifest.object(images: [image]), more: [RawZip.Entry("images/\(Self.sha).jpg", bytes)]), to: url)
+        let image = TestManifest.image(cached: [
+            "path": "images/\(Self.sha).jpg", "sha256": Self.sha, "bytes": bytes.count, "mediaType": "image/jpeg",
+        ])
+        try RawZip.write(
+            TestManifest.entries(TestManifest.object(images: [image]), more: [RawZip.Entry("images/\(Self.sha).jpg", bytes)]), to: url)
         _ = try GalleryDocument(contentsOf: url)
         let error = #expect(throws: GalleryError.self) { try BundleVerifier.verify(url) }
         #expect(error?.code == .damagedDocument)
@@ -145,8 +197,11 @@ import Testing
         let url = folder.path("crc.gallery")
         let bytes = Data("original image bytes here".utf8)
         let sha = ContentHash.of(bytes)
-        let image = TestManifest.image(cached: ["path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count, "mediaType": "image/jpeg"])
-        try RawZip.write(TestManifest.entries(TestManifest.object(images: [image]), more: [RawZip.Entry("images/\(sha).jpg", bytes)]), to: url)
+        let image = TestManifest.image(cached: [
+            "path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count, "mediaType": "image/jpeg",
+        ])
+        try RawZip.write(
+            TestManifest.entries(TestManifest.object(images: [image]), more: [RawZip.Entry("images/\(sha).jpg", bytes)]), to: url)
         var archive = try Data(contentsOf: url)
         let range = try #require(archive.range(of: bytes))
         archive.replaceSubrange(range, with: Data("ORIGINAL image bytes here".utf8))
@@ -158,9 +213,10 @@ import Testing
     @Test func ignoresDirectoryEntriesAndKeepsUnknownOnes() throws {
         let folder = TemporaryFolder()
         let url = folder.path("foreign.gallery")
-        try RawZip.write(TestManifest.entries(more: [
-            RawZip.Entry("extensions/", kind: .directory), RawZip.Entry("extensions/notes.txt", "keep me"),
-        ]), to: url)
+        try RawZip.write(
+            TestManifest.entries(more: [
+                RawZip.Entry("extensions/", kind: .directory), RawZip.Entry("extensions/notes.txt", "keep me"),
+            ]), to: url)
         try GalleryDocument.modify(at: url) { try $0.edit { $0.title = "Edited" } }
         let kept = try BundleReader.readEntries(named: ["extensions/notes.txt"], of: url, maximumBytes: 1024)
         #expect(kept["extensions/notes.txt"] == Data("keep me".utf8))
@@ -169,7 +225,8 @@ import Testing
 
     /// The smallest manifest that lists `count` images.
     static func manyImagesManifest(_ count: Int) -> Data {
-        let head = #"{"format":"gallery","formatVersion":"1.0","id":"8a7c4e0e-0d3b-4d51-9a7e-3c1e2b9f0a11","title":"","created":"2026-01-02T03:04:05Z","modified":"2026-01-02T03:04:05Z","generator":"t","columns":3,"images":["#
+        let head =
+            #"{"format":"gallery","formatVersion":"1.0","id":"8a7c4e0e-0d3b-4d51-9a7e-3c1e2b9f0a11","title":"","created":"2026-01-02T03:04:05Z","modified":"2026-01-02T03:04:05Z","generator":"t","columns":3,"images":["#
         let images = (0..<count).map { index in
             let number = String(index)
             let id = "00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - number.count) + number

@@ -52,9 +52,11 @@ import Testing
     /// Short decimals are read by one exact division, long ones and exponents by `strtod`: every
     /// number must be the double `Double(text)` gives, to the bit, and integers stay integers.
     @Test func readsNumbersAsStrtodDoes() async throws {
-        let edges = ["0.0", "-0.0", "0.1", "1.5", "0.6666666666666666", "9007199254740991.5", "900719925474099.1",
-                     "0.0000000000000000000001", "0.00000000000000000000001", "123456789012345678", "1234567890123456789",
-                     "-9223372036854775808", "9223372036854775808", "1e22", "2.5E-3", "4.35", "1.1754943508222875e-38"]
+        let edges = [
+            "0.0", "-0.0", "0.1", "1.5", "0.6666666666666666", "9007199254740991.5", "900719925474099.1",
+            "0.0000000000000000000001", "0.00000000000000000000001", "123456789012345678", "1234567890123456789",
+            "-9223372036854775808", "9223372036854775808", "1e22", "2.5E-3", "4.35", "1.1754943508222875e-38",
+        ]
         await propertyCheck(count: 2000, input: Gen.int(in: 0...Int.max)) { seed in
             var generator = SplitMix(seed: UInt64(seed))
             let digits = (0..<Int(1 + generator.next() % 19)).map { _ in String(generator.next() % 10) }.joined()
@@ -74,7 +76,9 @@ import Testing
         if case .array(let elements)? = read, elements.count == 1, case .integer(let value) = elements[0], isInteger {
             #expect(Int64(text) == value, "\(text)", sourceLocation: sourceLocation)
         } else if case .array(let elements)? = read, elements.count == 1, case .number(let value) = elements[0] {
-            #expect(Double(text)?.bitPattern == value.bitPattern && (!isInteger || Int64(text) == nil), "\(text)", sourceLocation: sourceLocation)
+            #expect(
+                Double(text)?.bitPattern == value.bitPattern && (!isInteger || Int64(text) == nil), "\(text)",
+                sourceLocation: sourceLocation)
         } else {
             Issue.record("\(text) read as \(String(describing: read))", sourceLocation: sourceLocation)
         }
@@ -82,10 +86,12 @@ import Testing
 
     @Test func readsEscapesSurrogatePairsAndWhitespace() throws {
         let value = try parse("{ \"a\" : [ 1 , -0 , 1.5e3, -2E-2, true, false, null ],\n\t\"b\": \"\\u00e9\\ud83c\\udf05\\n\\/\\\"\" } ")
-        #expect(value == .object([
-            "a": .array([.integer(1), .integer(0), .number(1500), .number(-0.02), .bool(true), .bool(false), .null]),
-            "b": .string("é🌅\n/\""),
-        ]))
+        #expect(
+            value
+                == .object([
+                    "a": .array([.integer(1), .integer(0), .number(1500), .number(-0.02), .bool(true), .bool(false), .null]),
+                    "b": .string("é🌅\n/\""),
+                ]))
         #expect(try ManifestParser.parse(Data([0xEF, 0xBB, 0xBF]) + Data("{}".utf8), limits: Self.roomy) == .object([:]))
         #expect(try parse("{\"k\":1,\"k\":2}") == .object(["k": .integer(1)]))  // the first duplicate wins
         #expect(try parse("{\"big\":12345678901234567890}") == .object(["big": .number(12_345_678_901_234_567_890)]))
@@ -160,7 +166,9 @@ import Testing
         #expect(RFC3339.date(from: "0000-01-01T00:00:00Z") != nil)
     }
 
-    @Test(arguments: ["2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-04-31T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01 00:00:00Z"])
+    @Test(arguments: [
+        "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-04-31T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01 00:00:00Z",
+    ])
     func refusesDatesThatDoNotExist(text: String) {
         #expect(RFC3339.date(from: text) == nil)
     }

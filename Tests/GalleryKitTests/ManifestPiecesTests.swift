@@ -90,8 +90,12 @@ import Testing
     @Test func syntaxErrorsInAnyPieceGiveTheSameError() {
         let images = (0..<30).map { Self.image($0, caption: $0 == 3 ? "line\nbreak" : nil) }
         var text = Self.manifest(images)
-        text = text.replacingOccurrences(of: #""aspectRatio":1.5,"width":300,"height":200,"status":"ok","error":null,"cached":null,"thumbnail":null,"caption":"line\nbreak""#,
-                                         with: #""aspectRatio":-1,"width":300,"height":200,"status":"ok","error":null,"cached":null,"thumbnail":null,"caption":"line\nbreak""#)
+        text = text.replacingOccurrences(
+            of:
+                #""aspectRatio":1.5,"width":300,"height":200,"status":"ok","error":null,"cached":null,"thumbnail":null,"caption":"line\nbreak""#,
+            with:
+                #""aspectRatio":-1,"width":300,"height":200,"status":"ok","error":null,"cached":null,"thumbnail":null,"caption":"line\nbreak""#
+        )
         let bytes = Array(text.utf8)
         let imagesStart = text.utf8.count - images.joined(separator: ",").utf8.count - 2
         for cut in stride(from: imagesStart, to: bytes.count, by: 97) {

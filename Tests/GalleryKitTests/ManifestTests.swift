@@ -12,16 +12,20 @@ import Testing
         original.images[0].caption = "Harbour"
         original.images[1].status = .failed
         original.images[1].error = "404 Not Found"
-        original.images[0].cached = CachedImage(path: "images/\(String(repeating: "a", count: 64)).jpg", sha256: String(repeating: "a", count: 64), bytes: 12, mediaType: "image/jpeg")
+        original.images[0].cached = CachedImage(
+            path: "images/\(String(repeating: "a", count: 64)).jpg", sha256: String(repeating: "a", count: 64), bytes: 12,
+            mediaType: "image/jpeg")
         let decoded = try Manifest.decode(try Manifest.encode(original))
         #expect(decoded == original)
     }
 
     @Test func keepsFieldsItDoesNotKnow() throws {
-        var object = TestManifest.object(images: [TestManifest.image(cached: [
-            "path": "images/\(String(repeating: "b", count: 64)).png", "sha256": String(repeating: "b", count: 64),
-            "bytes": 3, "mediaType": "image/png", "colorProfile": "sRGB",
-        ])])
+        var object = TestManifest.object(images: [
+            TestManifest.image(cached: [
+                "path": "images/\(String(repeating: "b", count: 64)).png", "sha256": String(repeating: "b", count: 64),
+                "bytes": 3, "mediaType": "image/png", "colorProfile": "sRGB",
+            ])
+        ])
         object["formatVersion"] = "1.7"
         object["albumArt"] = ["style": "polaroid", "tilt": 2.5]
         var images = object["images"] as! [[String: Any]]
@@ -58,7 +62,10 @@ import Testing
         let examples = Repository.root.appendingPathComponent("Specs/Examples")
         let manifests = try FileManager.default.subpathsOfDirectory(atPath: examples.path)
             .filter { $0.hasSuffix(".gallery") }
-            .compactMap { try? BundleReader.readEntries(named: ["manifest.json"], of: examples.appendingPathComponent($0), maximumBytes: 16 << 20)["manifest.json"] }
+            .compactMap {
+                try? BundleReader.readEntries(named: ["manifest.json"], of: examples.appendingPathComponent($0), maximumBytes: 16 << 20)[
+                    "manifest.json"]
+            }
         #expect(manifests.count > 20)
         manifests.forEach(expectBothPathsAgree)
     }
@@ -68,8 +75,17 @@ import Testing
     /// tree path decodes them, and the plain ones must really take the direct way.
     @Test func imagesReadDirectlyAgreeWithTheTreePath() async {
         let forms: [(name: String, values: [String])] = [
-            ("id", [#""00000000-0000-4000-8000-00000000000a""#, #""00000000-0000-4000-8000-00000000000A""#, #""0000000-0000-4000-8000-00000000000a""#, #""00000000-0000-4000-8000-00000000000\u0061""#, "null", "7"]),
-            ("url", [#""https://e.org/a.jpg""#, #""https:\/\/e.org\/a b.jpg""#, #""relative/a.jpg""#, #""https://e.org/é.jpg""#, "null", "[]"]),
+            (
+                "id",
+                [
+                    #""00000000-0000-4000-8000-00000000000a""#, #""00000000-0000-4000-8000-00000000000A""#,
+                    #""0000000-0000-4000-8000-00000000000a""#, #""00000000-0000-4000-8000-00000000000\u0061""#, "null", "7",
+                ]
+            ),
+            (
+                "url",
+                [#""https://e.org/a.jpg""#, #""https:\/\/e.org\/a b.jpg""#, #""relative/a.jpg""#, #""https://e.org/é.jpg""#, "null", "[]"]
+            ),
             ("aspectRatio", ["1.5", "2", "-1", "0", "1e2", "0.0", "1.0E-3", "null", #""1.5""#, "true"]),
             ("width", ["300", "null", "300.0", "0", "-3", "1e3", "12345678901234567890", #""300""#]),
             ("height", ["200", "null", "2.5", "false"]),
@@ -78,7 +94,10 @@ import Testing
             ("cached", ["null", "{}", "1"]),
             ("thumbnail", ["null", #""thumbnails/a.jpg""#, "{}"]),
             ("caption", ["null", #""Harbour""#, #""Caf\u00e9 \"x\"""#, #""日本""#, "[1]"]),
-            ("added", [#""2026-11-23T10:52:46Z""#, #""2026-02-30T10:52:46Z""#, #""2026-11-23T10:52:46.5+01:00""#, #""2026-11-23""#, "null"]),
+            (
+                "added",
+                [#""2026-11-23T10:52:46Z""#, #""2026-02-30T10:52:46Z""#, #""2026-11-23T10:52:46.5+01:00""#, #""2026-11-23""#, "null"]
+            ),
         ]
         await propertyCheck(count: 1000, input: Gen.int(in: 0...Int.max)) { seed in
             var generator = SplitMix(seed: UInt64(seed))

@@ -9,7 +9,9 @@ import Testing
     let folder = TemporaryFolder()
 
     func recents(capacity: Int = RecentDocuments.defaultCapacity) -> RecentDocuments {
-        RecentDocuments(directories: BaseDirectories(environment: ["HOME": folder.path("home").path, "XDG_STATE_HOME": folder.path("state").path]), capacity: capacity)
+        RecentDocuments(
+            directories: BaseDirectories(environment: ["HOME": folder.path("home").path, "XDG_STATE_HOME": folder.path("state").path]),
+            capacity: capacity)
     }
 
     func documents(_ count: Int) throws -> [URL] {

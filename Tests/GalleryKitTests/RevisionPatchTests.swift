@@ -27,7 +27,9 @@ import Testing
                 .object(["id": .string("id-\(index)"), "url": .string("https://example.com/\(index).jpg"), "caption": .null])
             }
             var edited = images.shuffled(using: &generator).filter { _ in generator.next() % 5 != 0 }
-            edited.insert(.object(["id": .string("new"), "url": .string("https://example.com/new.jpg")]), at: Int(generator.next() % UInt64(edited.count + 1)))
+            edited.insert(
+                .object(["id": .string("new"), "url": .string("https://example.com/new.jpg")]),
+                at: Int(generator.next() % UInt64(edited.count + 1)))
             if !edited.isEmpty, case .object(var fields) = edited[0] {
                 fields["caption"] = .string("changed")
                 edited[0] = .object(fields)
@@ -74,7 +76,9 @@ import Testing
                     case 1 where count > 0: _ = try gallery.remove(atOffsets: [Int(generator.next() % UInt64(count))])
                     case 2 where count > 0: try gallery.setCaption("caption \(step)", at: Int(generator.next() % UInt64(count)))
                     case 3: try gallery.setColumns(Int(generator.next() % 12) + 1)
-                    case 4: try gallery.insert(contentsOf: [GalleryImage(url: URL(string: "https://example.com/\(step).png")!, aspectRatio: 2)], at: 0)
+                    case 4:
+                        try gallery.insert(
+                            contentsOf: [GalleryImage(url: URL(string: "https://example.com/\(step).png")!, aspectRatio: 2)], at: 0)
                     default: gallery.title = "Title \(step)"
                     }
                 }
@@ -101,7 +105,8 @@ import Testing
         let url = folder.path("Old.gallery")
         let older = TestManifest.object(title: "Before", images: [TestManifest.image(index: 1)])
         let current = TestManifest.object(title: "After", images: [TestManifest.image(index: 1), TestManifest.image(index: 2)])
-        try RawZip.write(TestManifest.entries(current, more: [RawZip.Entry("history/undo/01.json", TestManifest.data(older), deflated: true)]), to: url)
+        try RawZip.write(
+            TestManifest.entries(current, more: [RawZip.Entry("history/undo/01.json", TestManifest.data(older), deflated: true)]), to: url)
         #expect(try BundleVerifier.verify(url).revisions == 1)
         try GalleryDocument.modify(at: url) { try $0.undo() }
         let undone = try GalleryDocument(contentsOf: url).gallery

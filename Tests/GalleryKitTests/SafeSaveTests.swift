@@ -42,7 +42,8 @@ import Testing
         } else {
             let error = #expect(throws: GalleryError.self) { try save() }
             #expect(error?.code == .limitExceeded)
-            #expect(error?.description.hasPrefix(url.path + ": cannot save: manifest.json would be") == true, "\(String(describing: error))")
+            #expect(
+                error?.description.hasPrefix(url.path + ": cannot save: manifest.json would be") == true, "\(String(describing: error))")
             #expect(error?.description.hasSuffix("the document is unchanged") == true)
             #expect(try Data(contentsOf: url) == before)
             #expect(folder.listing() == ["Trip.gallery"])

@@ -21,7 +21,8 @@ import Testing
                     print(path)
             """
         // Debian's python3 has the Debian jsonschema; a python3 earlier on PATH may not.
-        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+        let python =
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
             ? URL(fileURLWithPath: "/usr/bin/python3") : try #require(Command.which("python3"))
         let result = try Command.run(python, ["-c", script, Self.schema.path] + files.map(\.path), in: Repository.root)
         try #require(result.status == 0, "python3 with jsonschema is needed: \(result)")
@@ -32,9 +33,10 @@ import Testing
         var gallery = Gallery(title: "Everything")
         let sha = String(repeating: "ab", count: 32)
         gallery.images = [
-            GalleryImage(url: URL(string: "file:///tmp/dawn.jpg")!, aspectRatio: 1.5, width: 640, height: 427,
-                         cached: CachedImage(path: "images/\(sha).jpg", sha256: sha, bytes: 12, mediaType: "image/jpeg"),
-                         thumbnail: "thumbnails/\(sha).jpg", caption: "Dawn"),
+            GalleryImage(
+                url: URL(string: "file:///tmp/dawn.jpg")!, aspectRatio: 1.5, width: 640, height: 427,
+                cached: CachedImage(path: "images/\(sha).jpg", sha256: sha, bytes: 12, mediaType: "image/jpeg"),
+                thumbnail: "thumbnails/\(sha).jpg", caption: "Dawn"),
             GalleryImage(url: URL(string: "https://example.org/missing.png")!, aspectRatio: 1, status: .failed, error: "HTTP 404"),
         ]
         gallery.images[0].unknownFields = ["rating": .integer(5)]
@@ -50,7 +52,8 @@ import Testing
         files.append(folder.path("empty.json"))
         for name in ConformanceTests.vectors("valid") {
             let url = Repository.examples.appendingPathComponent("valid/\(name)")
-            let entries = try BundleReader.readEntries(named: ["manifest.json"], of: url, maximumBytes: BundleLimits.standard.maximumManifestBytes)
+            let entries = try BundleReader.readEntries(
+                named: ["manifest.json"], of: url, maximumBytes: BundleLimits.standard.maximumManifestBytes)
             let file = folder.path("\(name).json")
             try #require(entries["manifest.json"]).write(to: file)
             files.append(file)

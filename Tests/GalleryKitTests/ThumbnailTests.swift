@@ -62,12 +62,13 @@ import Testing
         #expect(one.cells == [ContactSheet.Rect(x: 0, y: 21, width: 128, height: 86)])
         let four = Thumbnailer.previewPlan(thumbnailSizes: [(171, 256), (256, 256), (64, 32), (256, 171)])
         #expect(four.width == 256 && four.height == 256)
-        #expect(four.cells == [
-            ContactSheet.Rect(x: 21, y: 0, width: 86, height: 128),
-            ContactSheet.Rect(x: 128, y: 0, width: 128, height: 128),
-            ContactSheet.Rect(x: 32, y: 176, width: 64, height: 32),  // not enlarged
-            ContactSheet.Rect(x: 128, y: 149, width: 128, height: 86),
-        ])
+        #expect(
+            four.cells == [
+                ContactSheet.Rect(x: 21, y: 0, width: 86, height: 128),
+                ContactSheet.Rect(x: 128, y: 0, width: 128, height: 128),
+                ContactSheet.Rect(x: 32, y: 176, width: 64, height: 32),  // not enlarged
+                ContactSheet.Rect(x: 128, y: 149, width: 128, height: 86),
+            ])
         let url = try makeDocument([Repository.sampleImage("01-dawn")])
         let preview = try size(of: try #require(try entry("preview.jpg", of: url)))
         #expect(preview.width == 256 && preview.height == 128)

@@ -23,7 +23,8 @@ import Testing
             directories: BaseDirectories(environment: ["HOME": home.path, "XDG_DATA_HOME": data.path]), userID: getuid(),
             device: { path in
                 guard let real = Trash.device(of: path) else { return nil }
-                let isOnVolume = path.starts(with: volumePath) && (path.count == volumePath.count || path[volumePath.count] == UInt8(ascii: "/"))
+                let isOnVolume =
+                    path.starts(with: volumePath) && (path.count == volumePath.count || path[volumePath.count] == UInt8(ascii: "/"))
                 return isOnVolume ? 999_999 : real
             },
             mountPoints: { [volumePath] }
@@ -84,7 +85,9 @@ import Testing
         #expect(try trash.moveToTrash(second).name == "Trip.2.gallery")
         let listed = trash.documents()
         #expect(Set(listed.map(\.name)) == ["Trip.gallery", "Trip.2.gallery"])
-        #expect(listed.first { $0.name == "Trip.2.gallery" }?.originalURL.map(FileLocation.bytes(of:)) == FileLocation.bytes(of: FileLocation.target(of: second)))
+        #expect(
+            listed.first { $0.name == "Trip.2.gallery" }?.originalURL.map(FileLocation.bytes(of:))
+                == FileLocation.bytes(of: FileLocation.target(of: second)))
 
         let restored = try trash.restore(try trash.document(named: "Trip.2.gallery", orTrashedFrom: folder.path("x")))
         #expect(FileLocation.bytes(of: restored) == FileLocation.bytes(of: FileLocation.target(of: second)))
@@ -100,7 +103,8 @@ import Testing
         let trash = trash()
         try trash.home.prepare()
         try Data("orphan".utf8).write(to: homeTrash.appendingPathComponent("files/Trip.gallery"))
-        try Data("[Trash Info]\nPath=../../etc/x.gallery\n".utf8).write(to: homeTrash.appendingPathComponent("info/Escape.gallery.trashinfo"))
+        try Data("[Trash Info]\nPath=../../etc/x.gallery\n".utf8).write(
+            to: homeTrash.appendingPathComponent("info/Escape.gallery.trashinfo"))
         try Data("x".utf8).write(to: homeTrash.appendingPathComponent("files/Escape.gallery"))
         try Data("garbage".utf8).write(to: homeTrash.appendingPathComponent("info/Broken.gallery.trashinfo"))
         try Data("x".utf8).write(to: homeTrash.appendingPathComponent("files/Broken.gallery"))
@@ -135,7 +139,10 @@ import Testing
         try Data().write(to: folder.path("notes.txt"))
         try FileManager.default.createDirectory(at: folder.path("Folder.gallery"), withIntermediateDirectories: false)
         let trash = trash()
-        for (url, code) in [(folder.path("notes.txt"), GalleryError.Code.invalidArgument), (folder.path("Folder.gallery"), .invalidArgument), (folder.path("Gone.gallery"), .fileNotFound)] {
+        for (url, code) in [
+            (folder.path("notes.txt"), GalleryError.Code.invalidArgument), (folder.path("Folder.gallery"), .invalidArgument),
+            (folder.path("Gone.gallery"), .fileNotFound),
+        ] {
             #expect(galleryErrorCode { try trash.moveToTrash(url) } == code, "\(url.lastPathComponent)")
         }
         #expect(FileManager.default.fileExists(atPath: folder.path("notes.txt").path))
@@ -197,7 +204,8 @@ import Testing
         #expect(TrashInfo.date(fromLocalTimestamp: TrashInfo.localTimestamp(date)) == date)
         let info = TrashInfo(path: Array("/tmp/a b/Été.gallery".utf8), deletionDate: date)
         #expect(TrashInfo(parsing: Array(info.text.utf8)) == info)
-        let other = "# comment\n[Other]\nPath=/wrong\n[Trash Info]\nX-Key=1\nDeletionDate=2026-11-23T10:52:46.5+01:00\nPath=rel/a%20b.gallery\n"
+        let other =
+            "# comment\n[Other]\nPath=/wrong\n[Trash Info]\nX-Key=1\nDeletionDate=2026-11-23T10:52:46.5+01:00\nPath=rel/a%20b.gallery\n"
         let parsed = try #require(TrashInfo(parsing: Array(other.utf8)))
         #expect(parsed.path == Array("rel/a b.gallery".utf8))
         #expect(parsed.deletionDate != nil)
@@ -206,7 +214,8 @@ import Testing
     }
 
     @Test func mountPointsAreReadFromTheMountTable() {
-        let table = "sysfs /sys sysfs rw 0 0\n/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 /media/USB\\040stick vfat rw 0 0\nproc /proc proc rw 0 0\n/dev/sda1 / ext4 rw 0 0\n"
+        let table =
+            "sysfs /sys sysfs rw 0 0\n/dev/sda1 / ext4 rw 0 0\n/dev/sdb1 /media/USB\\040stick vfat rw 0 0\nproc /proc proc rw 0 0\n/dev/sda1 / ext4 rw 0 0\n"
         #expect(MountTable.mountPoints(in: Array(table.utf8)).map { String(decoding: $0, as: UTF8.self) } == ["/", "/media/USB stick"])
     }
 }

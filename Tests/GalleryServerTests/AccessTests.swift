@@ -31,13 +31,17 @@ import Testing
         let status = HTTPResponse.Status.unauthorized
         let `case` = withAWrongOne ? "a wrong cookie" : "no cookie"
         try await harness.test { client in
-            for uri in ["/", "/gallery/Trip.gallery", "/assets/app.css", "/api/documents", "/api/galleries/Trip.gallery", "/api/trash", "/api/recents"] {
+            for uri in [
+                "/", "/gallery/Trip.gallery", "/assets/app.css", "/api/documents", "/api/galleries/Trip.gallery", "/api/trash",
+                "/api/recents",
+            ] {
                 let response = try await client.execute(uri: uri, method: .get, headers: headers)
                 #expect(response.status == status, "\(`case`): \(uri)")
             }
             var changing = headers
             changing[.origin] = "http://localhost"
-            let edit = try await client.call(.post, "/api/galleries/Trip.gallery/edits", json: ["action": "columns", "count": 5], headers: changing)
+            let edit = try await client.call(
+                .post, "/api/galleries/Trip.gallery/edits", json: ["action": "columns", "count": 5], headers: changing)
             #expect(edit.status == status)
         }
         #expect(try harness.document().gallery.columns == Gallery.defaultColumns)
@@ -73,7 +77,10 @@ import Testing
 
     /// DNS rebinding: a page of another site whose name now points at 127.0.0.1 sends its own
     /// name as Host. Checked over a real socket, where Host is what the client sends.
-    @Test(arguments: [("evil.example", false), ("evil.example:80", false), ("127.0.0.1.nip.io", false), ("localhost", true), ("127.0.0.1", true), ("[::1]", true)])
+    @Test(arguments: [
+        ("evil.example", false), ("evil.example:80", false), ("127.0.0.1.nip.io", false), ("localhost", true), ("127.0.0.1", true),
+        ("[::1]", true),
+    ])
     func theHostHeaderMustNameThisServer(host: String, isAllowed: Bool) async throws {
         let harness = try ServerHarness()
         try await harness.test(.live) { client in
@@ -93,14 +100,18 @@ import Testing
             for uri in ["/", "/gallery/Trip.gallery", "/api/documents", "/nothing-here"] {
                 let response = try await client.execute(uri: uri, method: .get, headers: harness.headers)
                 let policy = try #require(response.headers[.contentSecurityPolicy], "\(uri)")
-                #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline") && policy.contains("default-src 'none'"), "\(uri)")
+                #expect(
+                    policy.contains("script-src 'self'") && !policy.contains("unsafe-inline") && policy.contains("default-src 'none'"),
+                    "\(uri)")
                 #expect(response.headers[.xContentTypeOptions] == "nosniff")
                 #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer")
             }
             // No page has inline script or style: every script and style sheet is a file.
             for page in ["/", "/gallery/Trip.gallery"] {
                 let html = String(buffer: try await client.execute(uri: page, method: .get, headers: harness.headers).body)
-                #expect(!html.contains("<script>") && !html.contains("style=") && !html.contains("<style") && !html.contains("onclick"), "\(page)")
+                #expect(
+                    !html.contains("<script>") && !html.contains("style=") && !html.contains("<style") && !html.contains("onclick"),
+                    "\(page)")
                 #expect(html.contains("<script src=\"/assets/"), "\(page)")
             }
         }
@@ -126,7 +137,10 @@ import Testing
             #expect(hosts.contains(address.contains(":") ? "[\(address.lowercased())]" : address), "\(address)")
         }
         #expect(!hosts.contains("evil.example"))
-        #expect(try GalleryServer(configuration: .init(folder: URL(fileURLWithPath: "/tmp"))).allowedHosts == ["127.0.0.1", "localhost", "[::1]"])
+        #expect(
+            try GalleryServer(configuration: .init(folder: URL(fileURLWithPath: "/tmp"))).allowedHosts == [
+                "127.0.0.1", "localhost", "[::1]",
+            ])
     }
 
     @Test func eachStartHasItsOwnToken() throws {

@@ -29,7 +29,8 @@ import Testing
     @Test func theListingSortsAndSearchesThroughTheIndex() async throws {
         let harness = try ServerHarness(images: 1)
         for title in ["Zebra harbour", "Apple orchard"] {
-            var document = GalleryDocument(creating: harness.folder.appendingPathComponent("\(title).gallery"), gallery: Gallery(title: title))
+            var document = GalleryDocument(
+                creating: harness.folder.appendingPathComponent("\(title).gallery"), gallery: Gallery(title: title))
             try document.save()
         }
         try await harness.test { client in
@@ -48,7 +49,9 @@ import Testing
             #expect(wrongSort.status == .badRequest)
         }
         let index = harness.server.configuration.directories.cache
-        #expect(FileManager.default.fileExists(atPath: index.appendingPathComponent("gallery/browse-index.sqlite").path), "the search went through the index")
+        #expect(
+            FileManager.default.fileExists(atPath: index.appendingPathComponent("gallery/browse-index.sqlite").path),
+            "the search went through the index")
     }
 
     @Test func thePreviewIsTheDocumentsOwnAndAnImageOnly() async throws {
@@ -78,9 +81,12 @@ import Testing
             #expect(copy != "Trip.gallery")
             #expect(try harness.document(copy).gallery.images.map(\.url) == harness.document().gallery.images.map(\.url))
 
-            let renamed = try await client.call(.post, "/api/documents/\(copy.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)/rename", json: ["name": "Harbour"], headers: harness.headers)
+            let renamed = try await client.call(
+                .post, "/api/documents/\(copy.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!)/rename",
+                json: ["name": "Harbour"], headers: harness.headers)
             #expect(renamed.status == .ok && (renamed.json as? [String: Any])?["name"] as? String == "Harbour.gallery")
-            let taken = try await client.call(.post, "/api/documents/Harbour.gallery/rename", json: ["name": "Trip"], headers: harness.headers)
+            let taken = try await client.call(
+                .post, "/api/documents/Harbour.gallery/rename", json: ["name": "Trip"], headers: harness.headers)
             #expect(taken.status == .conflict, "a rename never replaces another document")
 
             let trashed = try await client.call(.post, "/api/documents/Harbour.gallery/trash", headers: harness.headers)
@@ -104,7 +110,8 @@ import Testing
         try await harness.test { client in
             for (uri, type) in [
                 ("/", "text/html"), ("/gallery/Trip.gallery", "text/html"), ("/assets/app.css", "text/css"),
-                ("/assets/common.js", "text/javascript"), ("/assets/browser.js", "text/javascript"), ("/assets/gallery.js", "text/javascript"),
+                ("/assets/common.js", "text/javascript"), ("/assets/browser.js", "text/javascript"),
+                ("/assets/gallery.js", "text/javascript"),
             ] {
                 let response = try await client.execute(uri: uri, method: .get, headers: harness.headers)
                 #expect(response.status == .ok && response.headers[.contentType]?.hasPrefix(type) == true, "\(uri)")

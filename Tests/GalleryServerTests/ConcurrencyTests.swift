@@ -25,13 +25,17 @@ import Testing
                         try await TestClient.withClient(host: "127.0.0.1", port: port) { raw in
                             for round in 0..<rounds {
                                 let id = mine[round % mine.count]
-                                let json: [String: Any] = round.isMultiple(of: 3)
+                                let json: [String: Any] =
+                                    round.isMultiple(of: 3)
                                     ? ["action": "move", "ids": [id], "before": NSNull()]
                                     : ["action": "caption", "id": id, "text": "client \(clientNumber) round \(round)"]
                                 let body = ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json))
                                 var headers = harness.headers
                                 headers[.contentType] = "application/json"
-                                let response = try await raw.execute(.init("/api/galleries/Trip.gallery/edits", method: .post, authority: "localhost", headers: headers, body: body))
+                                let response = try await raw.execute(
+                                    .init(
+                                        "/api/galleries/Trip.gallery/edits", method: .post, authority: "localhost", headers: headers,
+                                        body: body))
                                 #expect(response.status == .ok, "client \(clientNumber) round \(round)")
                             }
                         }
@@ -100,7 +104,9 @@ import Testing
             }()
             let id = try harness.document().ids[0]
             for round in 0..<6 {
-                let answer = try await client.call(.post, "/api/galleries/Trip.gallery/edits", json: ["action": "caption", "id": id, "text": "server \(round)"], headers: harness.headers)
+                let answer = try await client.call(
+                    .post, "/api/galleries/Trip.gallery/edits", json: ["action": "caption", "id": id, "text": "server \(round)"],
+                    headers: harness.headers)
                 #expect(answer.status == .ok)
             }
             try await cli
@@ -120,7 +126,8 @@ import Testing
             let first = try await events.nextEvent()
             #expect(first["version"] as? String == DocumentVersion.of(url) && first["arriving"] as? Int == 0)
 
-            let edit = try await client.call(.post, "/api/galleries/Trip.gallery/edits", json: ["action": "columns", "count": 2], headers: harness.headers)
+            let edit = try await client.call(
+                .post, "/api/galleries/Trip.gallery/edits", json: ["action": "columns", "count": 2], headers: harness.headers)
             #expect(edit.status == .ok)
             // The same version may be told twice (by the edit and by the poll): read past repeats.
             let afterEdit = try await events.nextEvent(otherThan: first["version"] as? String)

@@ -15,18 +15,23 @@ import Testing
         let harness = try ServerHarness()
         let gallery = try harness.document().gallery
         try await harness.test { client in
-            let answer = try await client.call(.get, "/api/galleries/Trip.gallery?width=\(Int(width))&style=\(style)", headers: harness.headers)
+            let answer = try await client.call(
+                .get, "/api/galleries/Trip.gallery?width=\(Int(width))&style=\(style)", headers: harness.headers)
             #expect(answer.status == .ok)
             let state = try StateView(answer.json)
             #expect(state.ids == gallery.images.map { $0.id.uuidString.lowercased() })
             #expect(state.json["title"] as? String == "Trip")
             // The frames are the library's page style, not the page's own arithmetic.
             let ratios = gallery.images.map(\.aspectRatio)
-            let layout = GalleryState.Layout(.screen(width: width, columns: gallery.columns, arrangement: PageStyle.Arrangement(rawValue: style)!), aspectRatios: ratios)
+            let layout = GalleryState.Layout(
+                .screen(width: width, columns: gallery.columns, arrangement: PageStyle.Arrangement(rawValue: style)!), aspectRatios: ratios)
             let spacing = width < 600 ? 4.0 : 6.0
-            let library = style == "grid"
+            let library =
+                style == "grid"
                 ? GalleryLayout.grid(aspectRatios: ratios, columns: gallery.columns, width: width, spacing: spacing)
-                : GalleryLayout.justified(aspectRatios: ratios, width: width, rowHeight: (width - Double(gallery.columns - 1) * spacing) / Double(gallery.columns), spacing: spacing)
+                : GalleryLayout.justified(
+                    aspectRatios: ratios, width: width,
+                    rowHeight: (width - Double(gallery.columns - 1) * spacing) / Double(gallery.columns), spacing: spacing)
             #expect(state.frames == layout.frames)
             // The viewer's filmstrip and the column range are the library's too.
             #expect(state.json["strip"] as? [String: Double] == ["cell": 56, "spacing": 4])
@@ -36,7 +41,9 @@ import Testing
                 #expect(item["stripWidth"] as? Double == strip.frames[0].width.rounded())
             }
             for (frame, expected) in zip(state.frames, library.frames) {
-                #expect(abs(frame[0] - expected.x) <= 0.005 && abs(frame[2] - expected.width) <= 0.005 && abs(frame[3] - expected.height) <= 0.005)
+                #expect(
+                    abs(frame[0] - expected.x) <= 0.005 && abs(frame[2] - expected.width) <= 0.005
+                        && abs(frame[3] - expected.height) <= 0.005)
                 #expect(frame[0] + frame[2] <= width + 0.01)
             }
         }
@@ -47,7 +54,8 @@ import Testing
         let ids = try harness.document().ids
         try await harness.test { client in
             func edit(_ json: [String: Any]) async throws -> StateView {
-                let answer = try await client.call(.post, "/api/galleries/Trip.gallery/edits?width=600", json: json, headers: harness.headers)
+                let answer = try await client.call(
+                    .post, "/api/galleries/Trip.gallery/edits?width=600", json: json, headers: harness.headers)
                 #expect(answer.status == .ok, "\(json): \(String(describing: answer.json))")
                 return try StateView(answer.json)
             }
@@ -93,7 +101,8 @@ import Testing
         try await harness.test { client in
             var headers = harness.headers
             headers[.contentType] = "application/json"
-            let response = try await client.execute(uri: "/api/galleries/Trip.gallery/edits", method: .post, headers: headers, body: ByteBuffer(string: body))
+            let response = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/edits", method: .post, headers: headers, body: ByteBuffer(string: body))
             #expect(response.status == status, "\(body)")
             let answer = try JSONSerialization.jsonObject(with: Data(buffer: response.body))
             let message = try #require((answer as? [String: Any])?["error"] as? String)
@@ -107,14 +116,17 @@ import Testing
         let document = try harness.document()
         let image = document.gallery.images[0]
         try await harness.test { client in
-            let original = try await client.execute(uri: "/api/galleries/Trip.gallery/images/\(image.id)", method: .get, headers: harness.headers)
+            let original = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/images/\(image.id)", method: .get, headers: harness.headers)
             let cached = try document.cachedBytes(of: image)
             #expect(original.status == .ok && Data(buffer: original.body) == cached)
             #expect(original.headers[.contentType] == image.cached?.mediaType)
-            let thumbnail = try await client.execute(uri: "/api/galleries/Trip.gallery/thumbnails/\(image.id)", method: .get, headers: harness.headers)
+            let thumbnail = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/thumbnails/\(image.id)", method: .get, headers: harness.headers)
             let stored = try document.thumbnailBytes(of: image)
             #expect(thumbnail.status == .ok && Data(buffer: thumbnail.body) == stored)
-            #expect(try await client.call(.get, "/api/galleries/Trip.gallery/images/\(UUID())", headers: harness.headers).status == .notFound)
+            #expect(
+                try await client.call(.get, "/api/galleries/Trip.gallery/images/\(UUID())", headers: harness.headers).status == .notFound)
             #expect(try await client.call(.get, "/api/galleries/Trip.gallery/images/x", headers: harness.headers).status == .badRequest)
         }
     }
@@ -125,22 +137,33 @@ import Testing
         let ids = try harness.document().ids
         let slow = images.url("/image/01-dawn.jpg?delay=1200&tag=slow").absoluteString
         let fast = images.url("/image/02-forest.jpg?delay=0&tag=fast").absoluteString
-        let wrapped = "https://www.google.com/url?q=" + images.url("/image/03-portrait-exif6.jpg?tag=wrapped").absoluteString.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let wrapped =
+            "https://www.google.com/url?q=" + images.url("/image/03-portrait-exif6.jpg?tag=wrapped").absoluteString.addingPercentEncoding(
+                withAllowedCharacters: .alphanumerics)!
         try await harness.test { client in
-            let first = try await client.call(.post, "/api/galleries/Trip.gallery/drops", json: ["urls": [slow + "\r\n" + fast], "before": ids[1]], headers: harness.headers)
+            let first = try await client.call(
+                .post, "/api/galleries/Trip.gallery/drops", json: ["urls": [slow + "\r\n" + fast], "before": ids[1]],
+                headers: harness.headers)
             #expect(first.status == .accepted)
             let state = try StateView(first.json)
             #expect(state.items.map { $0["status"] as? String } == ["ok", "loading", "loading", "ok", "ok", "ok"])
             #expect(state.items[1]["url"] as? String == slow && state.items[2]["url"] as? String == fast)
             #expect(try harness.document().ids == ids, "nothing is inserted before it arrives")
             // A second drop at the same place lands after the first, though it arrives sooner.
-            let second = try await client.call(.post, "/api/galleries/Trip.gallery/drops", json: ["urls": [wrapped], "before": ids[1]], headers: harness.headers)
+            let second = try await client.call(
+                .post, "/api/galleries/Trip.gallery/drops", json: ["urls": [wrapped], "before": ids[1]], headers: harness.headers)
             #expect(second.status == .accepted)
             await harness.services.arrivals.waitForAll()
             let gallery = try harness.document().gallery
-            #expect(gallery.images.map(\.url.absoluteString)[1...3] == [slow, fast, images.url("/image/03-portrait-exif6.jpg?tag=wrapped").absoluteString])
+            #expect(
+                gallery.images.map(\.url.absoluteString)[1...3] == [
+                    slow, fast, images.url("/image/03-portrait-exif6.jpg?tag=wrapped").absoluteString,
+                ])
             #expect(gallery.images[1...3].allSatisfy { $0.isCached && $0.thumbnail != nil && !$0.hasFailed })
-            #expect(try await StateView(client.call(.get, "/api/galleries/Trip.gallery", headers: harness.headers).json).items.allSatisfy { $0["status"] as? String == "ok" })
+            #expect(
+                try await StateView(client.call(.get, "/api/galleries/Trip.gallery", headers: harness.headers).json).items.allSatisfy {
+                    $0["status"] as? String == "ok"
+                })
         }
     }
 
@@ -153,13 +176,15 @@ import Testing
             await harness.services.arrivals.waitForAll()
             let failed = try #require(try harness.document().gallery.images.last)
             #expect(failed.hasFailed && failed.aspectRatio == 1)
-            let retry = try await client.call(.post, "/api/galleries/Trip.gallery/retries", json: ["id": failed.id.uuidString], headers: harness.headers)
+            let retry = try await client.call(
+                .post, "/api/galleries/Trip.gallery/retries", json: ["id": failed.id.uuidString], headers: harness.headers)
             #expect(retry.status == .accepted)
             #expect(try StateView(retry.json).items.last?["status"] as? String == "loading")
             await harness.services.arrivals.waitForAll()
             let retried = try #require(try harness.document().gallery.images.last)
             #expect(retried.id == failed.id && !retried.hasFailed && retried.isCached)
-            let again = try await client.call(.post, "/api/galleries/Trip.gallery/retries", json: ["id": failed.id.uuidString], headers: harness.headers)
+            let again = try await client.call(
+                .post, "/api/galleries/Trip.gallery/retries", json: ["id": failed.id.uuidString], headers: harness.headers)
             #expect(again.status == .badRequest, "only a failed image is retried")
         }
     }
@@ -187,7 +212,8 @@ import Testing
         try await harness.test { client in
             var headers = harness.headers
             headers[.fileName] = "beach%20photo.txt"  // the name says nothing; the bytes are an image
-            let uploaded = try await client.execute(uri: "/api/galleries/Trip.gallery/uploads?before=\(ids[0])", method: .post, headers: headers, body: ByteBuffer(bytes: file))
+            let uploaded = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/uploads?before=\(ids[0])", method: .post, headers: headers, body: ByteBuffer(bytes: file))
             #expect(uploaded.status == .accepted)
             await harness.services.arrivals.waitForAll()
             let gallery = try harness.document().gallery
@@ -195,7 +221,8 @@ import Testing
             #expect(try harness.document().cachedBytes(of: gallery.images[0]) == file)
 
             headers[.fileName] = "..%2F..%2Fevil%00.jpg"  // a label only: never a path
-            let again = try await client.execute(uri: "/api/galleries/Trip.gallery/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: file))
+            let again = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: file))
             #expect(again.status == .accepted)
             await harness.services.arrivals.waitForAll()
             #expect(try harness.document().gallery.images.last?.url.lastPathComponent == "evil.jpg")
@@ -203,10 +230,14 @@ import Testing
             headers[.fileName] = "photo.jpg"
             let text = try await client.call(.post, "/api/galleries/Trip.gallery/uploads", json: ["not": "an image"], headers: headers)
             #expect(text.status == .unsupportedMediaType)
-            let big = try await client.execute(uri: "/api/galleries/Trip.gallery/uploads", method: .post, headers: headers, body: ByteBuffer(repeating: 0xFF, count: 200_001))
+            let big = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/uploads", method: .post, headers: headers,
+                body: ByteBuffer(repeating: 0xFF, count: 200_001))
             #expect(big.status == .contentTooLarge)
         }
         #expect(try harness.document().gallery.images.count == 4)
-        #expect((try? FileManager.default.contentsOfDirectory(atPath: harness.services.uploads.path))?.isEmpty ?? true, "no upload is left behind")
+        #expect(
+            (try? FileManager.default.contentsOfDirectory(atPath: harness.services.uploads.path))?.isEmpty ?? true,
+            "no upload is left behind")
     }
 }

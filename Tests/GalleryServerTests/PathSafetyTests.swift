@@ -20,24 +20,30 @@ import Testing
     func namesThatLeaveTheFolderAreRefused(name: String) async throws {
         let harness = try ServerHarness()
         // A document outside the served folder, beside it: the target of the attempts.
-        try FileManager.default.copyItem(at: harness.folder.appendingPathComponent("Trip.gallery"), to: harness.temporary.path("outside.gallery"))
+        try FileManager.default.copyItem(
+            at: harness.folder.appendingPathComponent("Trip.gallery"), to: harness.temporary.path("outside.gallery"))
         let before = harness.temporary.listing()
         try await harness.test { client in
             for uri in [
-                "/api/galleries/\(name)", "/api/galleries/\(name)/thumbnails/\(UUID())", "/api/documents/\(name)/preview", "/gallery/\(name)",
+                "/api/galleries/\(name)", "/api/galleries/\(name)/thumbnails/\(UUID())", "/api/documents/\(name)/preview",
+                "/gallery/\(name)",
             ] {
                 let answer = try await client.call(.get, uri, headers: harness.headers)
                 #expect([.badRequest, .notFound].contains(answer.status), "\(uri): \(answer.status)")
             }
             for uri in ["/api/documents/\(name)/trash", "/api/documents/\(name)/duplicate", "/api/galleries/\(name)/edits"] {
-                let answer = try await client.call(.post, uri, json: ["action": "columns", "count": 2, "name": "x"], headers: harness.headers)
+                let answer = try await client.call(
+                    .post, uri, json: ["action": "columns", "count": 2, "name": "x"], headers: harness.headers)
                 #expect([.badRequest, .notFound].contains(answer.status), "\(uri): \(answer.status)")
             }
         }
         #expect(harness.temporary.listing() == before)
     }
 
-    @Test(arguments: ["/api/galleries/../outside.gallery", "/api/galleries/Trip.gallery/../../outside.gallery", "/assets/../../Package.swift", "/assets/..%2F..%2FPackage.swift", "//etc/passwd"])
+    @Test(arguments: [
+        "/api/galleries/../outside.gallery", "/api/galleries/Trip.gallery/../../outside.gallery", "/assets/../../Package.swift",
+        "/assets/..%2F..%2FPackage.swift", "//etc/passwd",
+    ])
     func dotSegmentsInThePathServeNothing(uri: String) async throws {
         let harness = try ServerHarness()
         try await harness.test { client in
@@ -52,14 +58,18 @@ import Testing
         let outside = harness.temporary.path("outside.gallery")
         try FileManager.default.copyItem(at: harness.folder.appendingPathComponent("Trip.gallery"), to: outside)
         try FileManager.default.createSymbolicLink(at: harness.folder.appendingPathComponent("Escape.gallery"), withDestinationURL: outside)
-        try FileManager.default.createSymbolicLink(at: harness.folder.appendingPathComponent("Inside.gallery"), withDestinationURL: harness.folder.appendingPathComponent("Trip.gallery"))
-        try FileManager.default.createSymbolicLink(atPath: harness.folder.appendingPathComponent("Relative.gallery").path, withDestinationPath: "../outside.gallery")
+        try FileManager.default.createSymbolicLink(
+            at: harness.folder.appendingPathComponent("Inside.gallery"),
+            withDestinationURL: harness.folder.appendingPathComponent("Trip.gallery"))
+        try FileManager.default.createSymbolicLink(
+            atPath: harness.folder.appendingPathComponent("Relative.gallery").path, withDestinationPath: "../outside.gallery")
         let outsideBytes = try Data(contentsOf: outside)
         try await harness.test { client in
             for name in ["Escape.gallery", "Relative.gallery"] {
                 let read = try await client.call(.get, "/api/galleries/\(name)", headers: harness.headers)
                 #expect(read.status == .forbidden, "\(name): \(read.status) \(String(describing: read.json))")
-                let edit = try await client.call(.post, "/api/galleries/\(name)/edits", json: ["action": "columns", "count": 7], headers: harness.headers)
+                let edit = try await client.call(
+                    .post, "/api/galleries/\(name)/edits", json: ["action": "columns", "count": 7], headers: harness.headers)
                 #expect(edit.status == .forbidden, "\(name)")
             }
             #expect(try await client.call(.get, "/api/galleries/Inside.gallery", headers: harness.headers).status == .ok)
@@ -71,7 +81,8 @@ import Testing
     func aRenameNeverLeavesTheFolder(newName: String) async throws {
         let harness = try ServerHarness()
         try await harness.test { client in
-            let answer = try await client.call(.post, "/api/documents/Trip.gallery/rename", json: ["name": newName], headers: harness.headers)
+            let answer = try await client.call(
+                .post, "/api/documents/Trip.gallery/rename", json: ["name": newName], headers: harness.headers)
             #expect(answer.status == .badRequest, "\(newName.debugDescription): \(answer.status)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: harness.folder.path) == ["Trip.gallery"])

@@ -151,7 +151,10 @@ final class EventStreamReader: @unchecked Sendable {
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = read(descriptor, &chunk, chunk.count)
-            guard count > 0 else { throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no event within 5 s; got \(received.debugDescription)"]) }
+            guard count > 0 else {
+                throw CocoaError(
+                    .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no event within 5 s; got \(received.debugDescription)"])
+            }
             received += String(decoding: chunk[0..<count], as: UTF8.self)
         }
     }

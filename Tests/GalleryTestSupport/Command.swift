@@ -39,7 +39,8 @@ public enum Command {
     private static let isolatedFolders: [String: String] = {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("gallerykit-tests-home-\(getpid())")
         atexit {
-            try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("gallerykit-tests-home-\(getpid())"))
+            try? FileManager.default.removeItem(
+                at: FileManager.default.temporaryDirectory.appendingPathComponent("gallerykit-tests-home-\(getpid())"))
         }
         return [
             "XDG_CACHE_HOME": base.appendingPathComponent("cache").path,
@@ -49,7 +50,9 @@ public enum Command {
     }()
 
     /// Runs `program` and waits for it.
-    public static func run(_ program: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> CommandResult {
+    public static func run(
+        _ program: URL, _ arguments: [String], in folder: URL, environment: [String: String] = [:]
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments

@@ -67,7 +67,11 @@ public enum RawZip {
             case .unixFileType: archive_entry_set_filetype(entry, CArchiveFileTypeRegular)
             }
             archive_entry_set_size(entry, size)
-            if item.isDeflated { archive_write_zip_set_compression_deflate(archive) } else { archive_write_zip_set_compression_store(archive) }
+            if item.isDeflated {
+                archive_write_zip_set_compression_deflate(archive)
+            } else {
+                archive_write_zip_set_compression_store(archive)
+            }
             guard archive_write_header(archive, entry) >= ARCHIVE_WARN else {
                 throw Failure(description: String(cString: archive_error_string(archive)))
             }

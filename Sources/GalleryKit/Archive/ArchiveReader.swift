@@ -49,7 +49,8 @@ final class ArchiveReader {
         }
         self.archive = archive
         self.fileDescriptor = fileDescriptor
-        let registered = access == .streaming
+        let registered =
+            access == .streaming
             ? archive_read_support_format_zip_streamable(archive)
             : archive_read_support_format_zip_seekable(archive)
         try LibArchive.check(registered, archive, "cannot read zip")
@@ -136,7 +137,8 @@ final class ArchiveReader {
         // A big entry goes into memory allocated for its declared size and advised as huge pages
         // (the reads stop at that size: an entry holding more is damaged).
         if let declared = currentEntry?.declaredSize, declared <= maximumBytes, declared >= HugePages.size,
-           let buffer = HugePages.allocate(count: Int(declared)) {
+            let buffer = HugePages.allocate(count: Int(declared))
+        {
             let size = Int(declared)
             var filled = 0
             do {

@@ -65,7 +65,8 @@ final class ArchiveWriter {
         archive_entry_set_size(entry, size)
         archive_entry_set_mtime(entry, time_t(modified.timeIntervalSince1970.rounded(.down)), 0)
 
-        let method = compression == .stored
+        let method =
+            compression == .stored
             ? archive_write_zip_set_compression_store(archive)
             : archive_write_zip_set_compression_deflate(archive)
         try LibArchive.check(method, archive, "cannot write \(name)")

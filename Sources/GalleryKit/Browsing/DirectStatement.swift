@@ -40,7 +40,8 @@ struct DirectStatement {
             // SQLITE_TRANSIENT (a macro Swift does not import): SQLite copies the bytes. A
             // non-null pointer even for no bytes, or SQLite would store NULL instead of "".
             let start = text.baseAddress.map(UnsafeRawPointer.init) ?? UnsafeRawPointer(bitPattern: 1)!
-            _ = sqlite3_bind_text(statement.sqliteStatement, position, start.assumingMemoryBound(to: CChar.self), Int32(text.count), transient)
+            _ = sqlite3_bind_text(
+                statement.sqliteStatement, position, start.assumingMemoryBound(to: CChar.self), Int32(text.count), transient)
         }
     }
 
@@ -48,7 +49,8 @@ struct DirectStatement {
         position += 1
         value.withUnsafeBytes { bytes in
             // A non-null pointer even for no bytes, or SQLite would store NULL instead of an empty BLOB.
-            _ = sqlite3_bind_blob(statement.sqliteStatement, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, Int32(bytes.count), transient)
+            _ = sqlite3_bind_blob(
+                statement.sqliteStatement, position, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!, Int32(bytes.count), transient)
         }
     }
 

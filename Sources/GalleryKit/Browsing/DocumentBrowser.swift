@@ -42,9 +42,11 @@ public struct DocumentBrowser: Sendable {
             files: files, limits: limits,
             settledBefore: start - (index?.settlingNanoseconds ?? FileStamp.settlingNanoseconds)
         )
-        if let index, let listing = index.listing(
-            of: files, in: ListingScope(folder: folder, isRecursive: recursive), matching: search, reader: reader
-        ) {
+        if let index,
+            let listing = index.listing(
+                of: files, in: ListingScope(folder: folder, isRecursive: recursive), matching: search, reader: reader
+            )
+        {
             return listing
         }
         let documents = reader.documents(at: Array(files.indices))

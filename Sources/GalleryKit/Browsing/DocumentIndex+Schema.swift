@@ -18,34 +18,35 @@ extension DocumentIndex {
             // The stamp is what `stat` said before the document was read; `isSettled` is false
             // when the file's times were too close to that moment to rule out a later write
             // within the same tick (the row is then used for nothing but this listing).
-            try db.execute(sql: """
-                CREATE TABLE document (
-                    id INTEGER PRIMARY KEY,
-                    path BLOB NOT NULL UNIQUE,
-                    folder BLOB NOT NULL,
-                    device INTEGER NOT NULL,
-                    inode INTEGER NOT NULL,
-                    size INTEGER NOT NULL,
-                    modifiedNanoseconds INTEGER NOT NULL,
-                    changedNanoseconds INTEGER NOT NULL,
-                    isSettled BOOLEAN NOT NULL,
-                    name TEXT NOT NULL,
-                    title TEXT,
-                    imageCount INTEGER,
-                    cachedImageCount INTEGER,
-                    created DOUBLE,
-                    modified DOUBLE,
-                    errorCode TEXT,
-                    errorPath TEXT,
-                    errorReason TEXT,
-                    searchName TEXT NOT NULL,
-                    searchTitle TEXT NOT NULL,
-                    searchCaptions TEXT NOT NULL,
-                    searchURLs TEXT NOT NULL,
-                    searchText TEXT NOT NULL
-                );
-                CREATE INDEX document_folder ON document(folder);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE document (
+                        id INTEGER PRIMARY KEY,
+                        path BLOB NOT NULL UNIQUE,
+                        folder BLOB NOT NULL,
+                        device INTEGER NOT NULL,
+                        inode INTEGER NOT NULL,
+                        size INTEGER NOT NULL,
+                        modifiedNanoseconds INTEGER NOT NULL,
+                        changedNanoseconds INTEGER NOT NULL,
+                        isSettled BOOLEAN NOT NULL,
+                        name TEXT NOT NULL,
+                        title TEXT,
+                        imageCount INTEGER,
+                        cachedImageCount INTEGER,
+                        created DOUBLE,
+                        modified DOUBLE,
+                        errorCode TEXT,
+                        errorPath TEXT,
+                        errorReason TEXT,
+                        searchName TEXT NOT NULL,
+                        searchTitle TEXT NOT NULL,
+                        searchCaptions TEXT NOT NULL,
+                        searchURLs TEXT NOT NULL,
+                        searchText TEXT NOT NULL
+                    );
+                    CREATE INDEX document_folder ON document(folder);
+                    """)
             // The full-text index over the row's search text (`SearchableText`: name, title,
             // captions and URLs, folded by GalleryKit), kept in step by `update`, not by
             // triggers: they would tell it to forget and to add row by row, and FTS5 flushes
@@ -132,10 +133,11 @@ extension DocumentIndex {
         guard let match = searchCondition(search), !ids.isEmpty else { return [] }
         // The ids as one JSON array argument: no temporary table, and one statement whatever their number.
         let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        return Set(try Data.fetchAll(
-            db, sql: "SELECT path FROM document WHERE id IN (SELECT value FROM json_each(?)) AND \(match.sql)",
-            arguments: [list] + match.arguments
-        ))
+        return Set(
+            try Data.fetchAll(
+                db, sql: "SELECT path FROM document WHERE id IN (SELECT value FROM json_each(?)) AND \(match.sql)",
+                arguments: [list] + match.arguments
+            ))
     }
 
     /// The SQL condition on `document` for a search: every word by the full-text index, every
@@ -162,14 +164,17 @@ extension DocumentIndex {
     /// rows of documents that no longer exist, and brings the full-text index in step.
     /// - Returns: the row ids of the stored documents, in order.
     /// - Complexity: O(documents + gone) runs of four prepared statements.
-    static func update(_ documents: [(file: ListedFile, document: IndexedDocument)], removing gone: [Data], _ db: Database) throws -> [Int64] {
+    static func update(
+        _ documents: [(file: ListedFile, document: IndexedDocument)], removing gone: [Data], _ db: Database
+    ) throws -> [Int64] {
         let text = "searchName, searchTitle, searchCaptions, searchURLs"
         // An external-content FTS5 table forgets a row only when told the text it indexed, so
         // every row about to change tells it first. By path, under this transaction: a row
         // another listing added since this one's snapshot is forgotten too. All of them
         // first: a statement on the full-text table between two inserts into it makes it
         // flush what it holds (2,000 rows took 190 ms that way, 25 in two runs).
-        var forget = try DirectStatement("""
+        var forget = try DirectStatement(
+            """
             INSERT INTO documentText (documentText, rowid, \(text))
             SELECT 'delete', id, \(text) FROM document WHERE path = ?
             """, in: db)
@@ -184,7 +189,8 @@ extension DocumentIndex {
         }
         let names = (columns + ", " + textColumns.dropFirst("path, ".count) + ", folder").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        var store = try DirectStatement("""
+        var store = try DirectStatement(
+            """
             INSERT INTO document (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))
             ON CONFLICT(path) DO UPDATE SET \(names.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
             """, in: db)

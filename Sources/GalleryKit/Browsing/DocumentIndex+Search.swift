@@ -80,8 +80,8 @@ struct DocumentSearch: Sendable, Equatable {
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .decimalNumber, .letterNumber, .otherNumber, .privateUse,
-             .nonspacingMark, .spacingMark, .enclosingMark:
+            .decimalNumber, .letterNumber, .otherNumber, .privateUse,
+            .nonspacingMark, .spacingMark, .enclosingMark:
             true
         default:
             false
@@ -93,19 +93,19 @@ struct DocumentSearch: Sendable, Equatable {
     static func isWrittenWithoutSpaces(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0E00...0x0EFF,  // Thai, Lao
-             0x1000...0x109F,  // Myanmar
-             0x1100...0x11FF,  // Hangul Jamo
-             0x1780...0x17FF,  // Khmer
-             0x2E80...0x2FDF,  // CJK radicals, Kangxi radicals
-             0x3005...0x3007, 0x3021...0x3029, 0x3031...0x3035, 0x3038...0x303C,  // iteration marks, Hangzhou numerals
-             0x3040...0x30FF,  // Hiragana, Katakana
-             0x3100...0x31FF,  // Bopomofo, Hangul compatibility Jamo, Kanbun, CJK strokes, Katakana extensions
-             0x3400...0x4DBF, 0x4E00...0x9FFF,  // CJK unified ideographs (and extension A)
-             0xA960...0xA97F, 0xAC00...0xD7FF,  // Hangul
-             0xF900...0xFAFF,  // CJK compatibility ideographs
-             0xFF66...0xFFDC,  // halfwidth Katakana and Hangul
-             0x1B000...0x1B16F,  // Kana supplement and extensions
-             0x20000...0x3FFFF:  // CJK unified ideographs, extensions B…
+            0x1000...0x109F,  // Myanmar
+            0x1100...0x11FF,  // Hangul Jamo
+            0x1780...0x17FF,  // Khmer
+            0x2E80...0x2FDF,  // CJK radicals, Kangxi radicals
+            0x3005...0x3007, 0x3021...0x3029, 0x3031...0x3035, 0x3038...0x303C,  // iteration marks, Hangzhou numerals
+            0x3040...0x30FF,  // Hiragana, Katakana
+            0x3100...0x31FF,  // Bopomofo, Hangul compatibility Jamo, Kanbun, CJK strokes, Katakana extensions
+            0x3400...0x4DBF, 0x4E00...0x9FFF,  // CJK unified ideographs (and extension A)
+            0xA960...0xA97F, 0xAC00...0xD7FF,  // Hangul
+            0xF900...0xFAFF,  // CJK compatibility ideographs
+            0xFF66...0xFFDC,  // halfwidth Katakana and Hangul
+            0x1B000...0x1B16F,  // Kana supplement and extensions
+            0x20000...0x3FFFF:  // CJK unified ideographs, extensions B…
             true
         default:
             false

@@ -49,7 +49,6 @@ public struct DocumentIndex: Sendable, Equatable {
         self.init(at: BaseDirectories.gallery(in: directories.cache).appendingPathComponent(Self.fileName))
     }
 
-
     /// Lists `files` through the index: the documents whose row is missing or out of date are
     /// read (in parallel, by `reader`), the rest come from the index; then the index is brought
     /// up to date in one transaction (rows for what was read, removal of documents of `scope`

@@ -31,13 +31,14 @@ extension [DocumentSummary] {
         // Keys made once, and positions sorted: comparing summaries themselves copied them at
         // every comparison.
         let entries = enumerated().map { position, summary in
-            let value: Double? = switch key {
-            case .name: nil
-            case .modified: summary.modified?.timeIntervalSinceReferenceDate ?? -.infinity
-            case .created: summary.created?.timeIntervalSinceReferenceDate ?? -.infinity
-            case .size: Double(summary.bytes)
-            case .images: Double(summary.imageCount ?? 0)
-            }
+            let value: Double? =
+                switch key {
+                case .name: nil
+                case .modified: summary.modified?.timeIntervalSinceReferenceDate ?? -.infinity
+                case .created: summary.created?.timeIntervalSinceReferenceDate ?? -.infinity
+                case .size: Double(summary.bytes)
+                case .images: Double(summary.imageCount ?? 0)
+                }
             return SortEntry(position: position, isDamaged: summary.error != nil, value: value, name: NaturalSortKey(summary.name))
         }
         return entries.sorted { first, second in
@@ -76,7 +77,9 @@ struct NaturalSortKey: Comparable {
 
     init(_ name: String) {
         // Folding costs a trip through Foundation: only for names that need it.
-        let folded = name.utf8.allSatisfy { $0 < 0x80 } ? name
+        let folded =
+            name.utf8.allSatisfy { $0 < 0x80 }
+            ? name
             : name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         weights.reserveCapacity(folded.utf8.count)
         var digits: [UInt32] = []
@@ -128,7 +131,7 @@ struct NaturalSortKey: Comparable {
         if properties.isWhitespace { return 1 << 24 | scalar.value }
         switch properties.generalCategory {
         case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-             .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            .initialPunctuation, .finalPunctuation, .otherPunctuation:
             return 2 << 24 | scalar.value
         case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol:
             return 3 << 24 | scalar.value

@@ -84,7 +84,9 @@ enum BundleLayout {
             let isEnd = index == bytes.endIndex
             if isEnd || bytes[index] == UInt8(ascii: "/") {
                 let segment = bytes[segmentStart..<index]
-                if segment.elementsEqual("..".utf8) || segment.elementsEqual(".".utf8) { try reject("has a '\(Substring(segment))' segment") }
+                if segment.elementsEqual("..".utf8) || segment.elementsEqual(".".utf8) {
+                    try reject("has a '\(Substring(segment))' segment")
+                }
                 // A trailing slash marks a directory entry; its last (empty) segment is allowed.
                 if segment.isEmpty, !isEnd { try reject("has an empty segment") }
                 if isEnd { break }

@@ -24,7 +24,8 @@ public struct BundleLimits: Sendable {
     func checkWritable(manifest: Data, images: Int, entries: Int, revisions: [Data]) throws {
         let unchanged = "; the document is unchanged"
         guard images <= maximumImages else {
-            throw GalleryError(.limitExceeded, "cannot save \(images) images; a document holds at most \(maximumImages) (split the gallery)\(unchanged)")
+            throw GalleryError(
+                .limitExceeded, "cannot save \(images) images; a document holds at most \(maximumImages) (split the gallery)\(unchanged)")
         }
         guard Int64(manifest.count) <= maximumManifestBytes else {
             throw GalleryError(

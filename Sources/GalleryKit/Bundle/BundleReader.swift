@@ -136,7 +136,9 @@ enum BundleReader {
     }
 
     /// Reads the named entries into memory, each at most `maximumBytes`.
-    static func readEntries(named names: Set<String>, of url: URL, maximumBytes: Int64, limits: BundleLimits = .standard) throws -> [String: Data] {
+    static func readEntries(
+        named names: Set<String>, of url: URL, maximumBytes: Int64, limits: BundleLimits = .standard
+    ) throws -> [String: Data] {
         var found: [String: Data] = [:]
         try visitEntries(named: names, of: url) { name, reader in
             found[name] = try reader.readData(maximumBytes: maximumBytes, inflation: limits.inflation)
@@ -183,7 +185,8 @@ enum BundleReader {
         }
         guard data == Data(BundleLayout.mimetype.utf8) else {
             let found = String(decoding: data.prefix(64), as: UTF8.self)
-            throw GalleryError(.damagedDocument, "not a gallery document (mimetype is \(found.debugDescription), not \(BundleLayout.mimetype))")
+            throw GalleryError(
+                .damagedDocument, "not a gallery document (mimetype is \(found.debugDescription), not \(BundleLayout.mimetype))")
         }
     }
 
@@ -213,7 +216,8 @@ enum BundleReader {
                 throw GalleryError(.damagedDocument, "image \(offset + 1)\(place) is cached at \(cached.path), which is not in the archive")
             }
             guard size == cached.bytes else {
-                throw GalleryError(.damagedDocument, "image \(offset + 1)\(place): \(cached.path) holds \(size) bytes, the manifest says \(cached.bytes)")
+                throw GalleryError(
+                    .damagedDocument, "image \(offset + 1)\(place): \(cached.path) holds \(size) bytes, the manifest says \(cached.bytes)")
             }
         }
     }

@@ -97,7 +97,8 @@ public enum BundleVerifier {
         // Spec §3.3: manifest.json second, so a listing reads two entries, not the whole archive.
         if entries.count < 2 || entries[1] != BundleLayout.manifestName {
             let place = entries.firstIndex(of: BundleLayout.manifestName).map { "regular entry \($0 + 1) of \(entries.count)" } ?? "missing"
-            throw GalleryError(.damagedDocument, "manifest.json is \(place); spec §3.3 requires it to be the second entry, right after mimetype")
+            throw GalleryError(
+                .damagedDocument, "manifest.json is \(place); spec §3.3 requires it to be the second entry, right after mimetype")
         }
     }
 

@@ -34,10 +34,12 @@ enum Manifest {
         guard case .object(let values) = root else { throw notAnObject }
         var members = ManifestParser.Members(topLevel: ObjectMembers(values), images: nil)
         if case .array(let images)? = values["images"] {
-            members.images = [images.map { image in
-                guard case .object(let values) = image else { return .other(image) }
-                return .object(ObjectMembers(values))
-            }]
+            members.images = [
+                images.map { image in
+                    guard case .object(let values) = image else { return .other(image) }
+                    return .object(ObjectMembers(values))
+                }
+            ]
         }
         return try gallery(from: members, limits: limits)
     }
@@ -221,7 +223,9 @@ enum Manifest {
         return try slots.values().flatMap { $0 }
     }
 
-    private static func image(at index: Int, of elements: [ManifestParser.Members.Image], offsetInGallery offset: Int? = nil) throws -> GalleryImage {
+    private static func image(
+        at index: Int, of elements: [ManifestParser.Members.Image], offsetInGallery offset: Int? = nil
+    ) throws -> GalleryImage {
         let offset = offset ?? index
         switch elements[index] {
         case .checked(let image): return image

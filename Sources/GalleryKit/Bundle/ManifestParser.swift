@@ -248,7 +248,11 @@ struct ManifestParser {
         repeat {
             let name = try memberName()
             let member = try value()
-            if let position = name.position(in: ImageMember.spellings) { members.add(member, at: position) } else { members.add(member, unknownName: name.text) }
+            if let position = name.position(in: ImageMember.spellings) {
+                members.add(member, at: position)
+            } else {
+                members.add(member, unknownName: name.text)
+            }
         } while try endOfMember()
         return members
     }
@@ -278,7 +282,8 @@ struct ManifestParser {
         var width: Int?, height: Int?, error: String?, thumbnail: String?, caption: String?
         repeat {
             guard let position = try memberName().position(in: ImageMember.spellings), seen & 1 << position == 0,
-                  let member = ImageMember(rawValue: position) else { return nil }
+                let member = ImageMember(rawValue: position)
+            else { return nil }
             seen |= 1 << position
             let first = try startValue()
             let isNull = first == UInt8(ascii: "n")
@@ -307,7 +312,8 @@ struct ManifestParser {
             case .width, .height:
                 guard !isNull else { continue }
                 guard Self.digitBytes.contains(first), case .integer(let value) = try number(),
-                      value > 0, let size = Int(exactly: value) else { return nil }
+                    value > 0, let size = Int(exactly: value)
+                else { return nil }
                 if member == .width { width = size } else { height = size }
             case .error, .thumbnail, .caption:
                 guard !isNull else { continue }
@@ -438,7 +444,9 @@ struct ManifestParser {
             index = bytes.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
             var next = index
             func skipWhitespace() {
-                while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x0A || bytes[next] == 0x0D || bytes[next] == 0x09 { next += 1 }
+                while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x0A || bytes[next] == 0x0D || bytes[next] == 0x09 {
+                    next += 1
+                }
             }
             skipWhitespace()
             guard next < bytes.count, bytes[next] == UInt8(ascii: ",") else { continue }
@@ -509,7 +517,8 @@ struct ManifestParser {
     private mutating func literal(_ word: StaticString) throws {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count,
-              memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0 else { throw invalid("unexpected character") }
+            memcmp(bytes.baseAddress! + index, word.utf8Start, count) == 0
+        else { throw invalid("unexpected character") }
         index += count
     }
 

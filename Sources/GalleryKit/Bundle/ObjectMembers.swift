@@ -47,7 +47,8 @@ struct MemberSpellings: Sendable {
 
 enum TopLevelMember: Int, MemberName {
     case format, formatVersion, id, title, created, modified, generator, columns, images
-    static let spellings = MemberSpellings(of: Self.self, ["format", "formatVersion", "id", "title", "created", "modified", "generator", "columns", "images"])
+    static let spellings = MemberSpellings(
+        of: Self.self, ["format", "formatVersion", "id", "title", "created", "modified", "generator", "columns", "images"])
 }
 
 enum ImageMember: Int, MemberName {

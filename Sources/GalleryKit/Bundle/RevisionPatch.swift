@@ -26,7 +26,8 @@ enum RevisionPatch {
         var result = value
         for (offset, operation) in operations.enumerated() {
             guard case .object(let fields) = operation, case .string(let name)? = fields["op"],
-                  case .string(let path)? = fields["path"] else {
+                case .string(let path)? = fields["path"]
+            else {
                 throw damaged("operation \(offset + 1) has no op or path")
             }
             let tokens = try pointer(path)
@@ -249,7 +250,8 @@ enum RevisionPatch {
             defer { value = .array(elements) }
             let isAppend = token == "-" && rest.isEmpty
             guard isAppend || (token.allSatisfy(\.isASCII) && token.allSatisfy(\.isNumber) && (token == "0" || !token.hasPrefix("0"))),
-                  let index = isAppend ? elements.count : Int(token) else {
+                let index = isAppend ? elements.count : Int(token)
+            else {
                 throw damaged("has an array index \(token.debugDescription)")
             }
             if rest.isEmpty {

@@ -6,8 +6,12 @@ extension GalleryDocument {
     /// `nil`). Their cached bytes and thumbnails travel with them; each copy gets a new id.
     /// - Returns: the copies.
     @discardableResult
-    public mutating func insertCopies(ofImagesAt offsets: [Int], from source: GalleryDocument, at offset: Int? = nil) throws -> [GalleryImage] {
-        let originals = try GalleryError.attributing(to: source.url) { try source.gallery.validated(offsets) }.map { source.gallery.images[$0] }
+    public mutating func insertCopies(
+        ofImagesAt offsets: [Int], from source: GalleryDocument, at offset: Int? = nil
+    ) throws -> [GalleryImage] {
+        let originals = try GalleryError.attributing(to: source.url) { try source.gallery.validated(offsets) }.map {
+            source.gallery.images[$0]
+        }
         let copies = originals.map { original in
             var copy = original
             copy.id = UUID()

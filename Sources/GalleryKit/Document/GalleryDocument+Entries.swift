@@ -24,7 +24,8 @@ extension GalleryDocument {
     /// The preview (spec §3.4: a contact sheet of the first thumbnails) of the document at `url`,
     /// or `nil` if it has none. Only that entry is read.
     public static func previewBytes(ofDocumentAt url: URL, limits: BundleLimits = .standard) throws -> Data? {
-        let found = try BundleReader.readEntries(named: [BundleLayout.previewName], of: url, maximumBytes: maximumSmallEntryBytes, limits: limits)
+        let found = try BundleReader.readEntries(
+            named: [BundleLayout.previewName], of: url, maximumBytes: maximumSmallEntryBytes, limits: limits)
         return found[BundleLayout.previewName]
     }
 

@@ -97,7 +97,9 @@ extension GalleryDocument {
     ) -> [Result<PreparedImage, any Error>] {
         let results = ResultSlots<PreparedImage>(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            results[index] = Result { try prepare(files[index].file, recordedAs: files[index].recordedAs, cache: cache, thumbnails: thumbnails) }
+            results[index] = Result {
+                try prepare(files[index].file, recordedAs: files[index].recordedAs, cache: cache, thumbnails: thumbnails)
+            }
         }
         return results.results()
     }

@@ -212,7 +212,8 @@ extension GalleryDocument {
         let mode: AtomicFile.Mode = identity != nil || replacingExisting ? .replace : .createNew
         let written = try write(saved, to: file, naming: url, mode: mode, includingHistory: true, manifest: savedManifest(saved))
         // What was just written, without reading it back: every limit was checked before writing.
-        let opened = BundleReader.Opened(gallery: saved, contents: written.contents, identity: written.identity, manifest: .tree(written.manifest))
+        let opened = BundleReader.Opened(
+            gallery: saved, contents: written.contents, identity: written.identity, manifest: .tree(written.manifest))
         self = GalleryDocument(url: url, opened: opened, limits: limits)
     }
 
@@ -240,10 +241,12 @@ extension GalleryDocument {
     ) throws -> WrittenDocument {
         let undo = includingHistory ? Array(undoStack.prefix(limits.maximumRevisions)) : []
         let redo = includingHistory ? Array(redoStack.prefix(limits.maximumRevisions)) : []
-        let storedRevisions = Set((undo + redo).compactMap { revision -> String? in
-            if case .stored(let name) = revision { return name } else { return nil }
-        })
-        let storedData = try BundleReader.readEntries(named: storedRevisions, of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
+        let storedRevisions = Set(
+            (undo + redo).compactMap { revision -> String? in
+                if case .stored(let name) = revision { return name } else { return nil }
+            })
+        let storedData = try BundleReader.readEntries(
+            named: storedRevisions, of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
 
         // Cached bytes stay while the gallery or any revision refers to them (spec §3.7).
         var referenced = References(gallery)
@@ -277,10 +280,11 @@ extension GalleryDocument {
         }
         for (side, sideRevisions) in [(BundleLayout.RevisionSide.undo, undo), (.redo, redo)] {
             for (offset, revision) in sideRevisions.enumerated() {
-                let data = switch revision {
-                case .patch(let patch): try Manifest.serialize(patch)
-                case .stored(let name): storedData[name] ?? Data()
-                }
+                let data =
+                    switch revision {
+                    case .patch(let patch): try Manifest.serialize(patch)
+                    case .stored(let name): storedData[name] ?? Data()
+                    }
                 plan.addRevision(data, side, number: offset + 1)
             }
         }

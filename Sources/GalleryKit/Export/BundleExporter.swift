@@ -17,7 +17,9 @@ public struct BundleExporter: DocumentExporter {
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         let name = "export.gallery"
         _ = try GalleryError.attributing(to: contents.output) {
-            try contents.document.write(contents.gallery, to: staging.appendingPathComponent(name), naming: contents.output, mode: .createNew, includingHistory: false)
+            try contents.document.write(
+                contents.gallery, to: staging.appendingPathComponent(name), naming: contents.output, mode: .createNew,
+                includingHistory: false)
         }
         return .file(name)
     }

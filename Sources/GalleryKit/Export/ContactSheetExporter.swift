@@ -38,11 +38,13 @@ public struct ContactSheetExporter: DocumentExporter {
         let isTile = contents.items.map { $0.failure != nil || $0.thumbnailPath == nil }
         let title = showsTitle ? Self.titleLine(contents.gallery.title) : nil
         let plan = try GalleryError.attributing(to: contents.output) {
-            try Self.plan(aspectRatios: zip(contents.items, isTile).map { $1 ? 1 : $0.image.aspectRatio }, width: width, hasTitle: title != nil)
+            try Self.plan(
+                aspectRatios: zip(contents.items, isTile).map { $1 ? 1 : $0.image.aspectRatio }, width: width, hasTitle: title != nil)
         }
         let cells = contents.items.indices.map { index in
             ContactSheet.Cell(
-                thumbnail: isTile[index] ? nil : contents.items[index].thumbnailPath.map { .file(staging.appendingPathComponent($0)) }, rect: plan.cells[index]
+                thumbnail: isTile[index] ? nil : contents.items[index].thumbnailPath.map { .file(staging.appendingPathComponent($0)) },
+                rect: plan.cells[index]
             )
         }
         let data = try GalleryError.attributing(to: contents.output) {
@@ -106,7 +108,10 @@ extension ContactSheetExporter {
                 return Plan(width: width, height: height, cells: cells, title: title, rowHeight: style.rowHeight)
             }
             guard style.rowHeight > 16 else {
-                throw GalleryError(.limitExceeded, "a contact sheet of \(aspectRatios.count) images would be \(width)×\(height) pixels, more than can be drawn; use a smaller --width")
+                throw GalleryError(
+                    .limitExceeded,
+                    "a contact sheet of \(aspectRatios.count) images would be \(width)×\(height) pixels, more than can be drawn; use a smaller --width"
+                )
             }
             // The height grows about as the square of the row height (rows get fewer items too).
             let excess = max(Double(height) / Double(maximumHeight), Double(height * width) / Double(maximumPixels))

@@ -99,7 +99,8 @@ public struct ExportOptions: Sendable {
     /// Called after each download.
     public var progress: (@Sendable (ImageFetcher.Progress) -> Void)?
 
-    public init(replacingExisting: Bool = false, fetcher: ImageFetcher? = nil, progress: (@Sendable (ImageFetcher.Progress) -> Void)? = nil) {
+    public init(replacingExisting: Bool = false, fetcher: ImageFetcher? = nil, progress: (@Sendable (ImageFetcher.Progress) -> Void)? = nil)
+    {
         self.replacingExisting = replacingExisting
         self.fetcher = fetcher
         self.progress = progress

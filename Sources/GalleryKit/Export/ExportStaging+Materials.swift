@@ -135,7 +135,8 @@ extension ExportStaging {
     private func readMissingSizes(of items: inout [ExportItem], at offsets: [Int]) {
         for index in offsets where items[index].pixelSize == nil {
             guard let path = items[index].imagePath,
-                  let info = try? ImageProbe.info(forFileAt: folder.appendingPathComponent(path)) else { continue }
+                let info = try? ImageProbe.info(forFileAt: folder.appendingPathComponent(path))
+            else { continue }
             items[index].image.width = info.width
             items[index].image.height = info.height
         }

@@ -55,14 +55,18 @@ struct ExportTemplate {
     private static func folder() throws -> URL {
         let bundleName = "GalleryKit_GalleryKit.resources"
         var candidates = [Bundle.main.bundleURL.appendingPathComponent(bundleName)]
-        if let resources = Bundle.main.resourceURL { candidates.append(resources.appendingPathComponent("\(bundleName)/Contents/Resources")) }
+        if let resources = Bundle.main.resourceURL {
+            candidates.append(resources.appendingPathComponent("\(bundleName)/Contents/Resources"))
+        }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         candidates.append(executable.appendingPathComponent(bundleName))
         for bundle in candidates {
             let templates = bundle.appendingPathComponent("Templates")
             if FileLocation.status(of: templates) != nil { return templates }
         }
-        throw GalleryError(.fileNotFound, url: candidates[candidates.count - 1], "GalleryKit's export templates are missing; install them beside the gallery program")
+        throw GalleryError(
+            .fileNotFound, url: candidates[candidates.count - 1],
+            "GalleryKit's export templates are missing; install them beside the gallery program")
     }
 }
 

@@ -16,7 +16,8 @@ public struct FolderExporter: DocumentExporter {
         let digits = max(3, String(contents.items.count).count)
         for item in contents.items {
             guard let path = item.imagePath else { continue }
-            let name = "\(ExportStaging.numbered(item.number, digits: digits))-\(Self.stem(of: item.image.url)).\((path as NSString).pathExtension)"
+            let name =
+                "\(ExportStaging.numbered(item.number, digits: digits))-\(Self.stem(of: item.image.url)).\((path as NSString).pathExtension)"
             guard FileLocation.rename(staging.appendingPathComponent(path), to: staging.appendingPathComponent(name)) == 0 else {
                 throw GalleryError.system("cannot create", url: staging.appendingPathComponent(name))
             }

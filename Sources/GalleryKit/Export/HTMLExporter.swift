@@ -33,7 +33,9 @@ public struct HTMLExporter: DocumentExporter {
             let alt = HTMLText.escaped(Self.alternativeText(of: item))
             var values = ["index": String(index), "number": String(item.number), "alt": alt, "frame": frame]
             if let image = item.imagePath, item.failure == nil {
-                let size = item.thumbnailSize ?? Thumbnailer.size(ofImageWidth: item.pixelSize?.width ?? 256, height: item.pixelSize?.height ?? 256)
+                let size =
+                    item.thumbnailSize
+                    ?? Thumbnailer.size(ofImageWidth: item.pixelSize?.width ?? 256, height: item.pixelSize?.height ?? 256)
                 values["image"] = HTMLText.escaped(image)
                 values["thumbnail"] = HTMLText.escaped(item.thumbnailPath ?? image)
                 values["thumbnailWidth"] = String(size.width)
@@ -76,7 +78,10 @@ public struct HTMLExporter: DocumentExporter {
 
     /// The page's two layouts, as `gallery serve` lays the document out at those widths.
     static func pageStyles(columns: Int) -> (desktop: PageStyle, phone: PageStyle) {
-        (.screen(width: PageStyle.exportedWidths.desktop, columns: columns), .screen(width: PageStyle.exportedWidths.phone, columns: columns))
+        (
+            .screen(width: PageStyle.exportedWidths.desktop, columns: columns),
+            .screen(width: PageStyle.exportedWidths.phone, columns: columns)
+        )
     }
 
     /// The item's frame in both layouts as CSS custom properties: x and width in percent of the

@@ -18,9 +18,11 @@ public struct IIIFExporter: DocumentExporter {
     /// - Throws: `.invalidArgument` unless `baseURL` is an http(s) URL with a host.
     public init(baseURL: URL) throws {
         guard ["http", "https"].contains(baseURL.scheme?.lowercased() ?? ""), baseURL.host?.isEmpty == false,
-              baseURL.query == nil, baseURL.fragment == nil
+            baseURL.query == nil, baseURL.fragment == nil
         else {
-            throw GalleryError(.invalidArgument, path: baseURL.absoluteString, "is not an http(s) URL to serve the IIIF export from (e.g. https://example.org/trip/)")
+            throw GalleryError(
+                .invalidArgument, path: baseURL.absoluteString,
+                "is not an http(s) URL to serve the IIIF export from (e.g. https://example.org/trip/)")
         }
         let text = baseURL.absoluteString
         self.baseURL = URL(string: text.hasSuffix("/") ? text : text + "/") ?? baseURL
@@ -38,14 +40,19 @@ public struct IIIFExporter: DocumentExporter {
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         let isFile = contents.output.pathExtension.lowercased() == "json"
         // Resources inside the staging folder are served from here.
-        let folderURL = isFile ? baseURL.appendingPathComponent(ExportStaging.companionFolder(of: contents.output).lastPathComponent, isDirectory: true) : baseURL
-        let manifestURL = isFile ? baseURL.appendingPathComponent(contents.output.lastPathComponent) : baseURL.appendingPathComponent("manifest.json")
+        let folderURL =
+            isFile
+            ? baseURL.appendingPathComponent(ExportStaging.companionFolder(of: contents.output).lastPathComponent, isDirectory: true)
+            : baseURL
+        let manifestURL =
+            isFile ? baseURL.appendingPathComponent(contents.output.lastPathComponent) : baseURL.appendingPathComponent("manifest.json")
         let canvases = contents.items.compactMap { canvas(for: $0, in: folderURL, manifest: manifestURL) }
         var manifest: [String: JSONValue] = [
             "@context": .string(Self.context),
             "id": .string(manifestURL.absoluteString),
             "type": .string("Manifest"),
-            "label": Self.languageMap(contents.gallery.title.isEmpty ? contents.output.deletingPathExtension().lastPathComponent : contents.gallery.title),
+            "label": Self.languageMap(
+                contents.gallery.title.isEmpty ? contents.output.deletingPathExtension().lastPathComponent : contents.gallery.title),
             "items": .array(canvases),
         ]
         if let first = contents.items.first(where: { $0.thumbnailPath != nil }), let thumbnail = thumbnail(of: first, in: folderURL) {
@@ -80,11 +87,13 @@ public struct IIIFExporter: DocumentExporter {
             "label": Self.languageMap(item.image.caption ?? "Image \(item.number)"),
             "width": .integer(Int64(size.width)),
             "height": .integer(Int64(size.height)),
-            "items": .array([.object([
-                "id": .string(canvasID + "/page/1"),
-                "type": .string("AnnotationPage"),
-                "items": .array([annotation]),
-            ])]),
+            "items": .array([
+                .object([
+                    "id": .string(canvasID + "/page/1"),
+                    "type": .string("AnnotationPage"),
+                    "items": .array([annotation]),
+                ])
+            ]),
         ]
         if let caption = item.image.caption, !caption.isEmpty { canvas["summary"] = Self.languageMap(caption) }
         if let thumbnail = thumbnail(of: item, in: folder) { canvas["thumbnail"] = .array([thumbnail]) }

@@ -35,7 +35,7 @@ public final class DownloadSpool: Sendable {
         for name in names where name.hasPrefix(prefix) {
             let folder = temporary.appendingPathComponent(name)
             guard let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path))?[.modificationDate] as? Date,
-                  modified < cutoff
+                modified < cutoff
             else { continue }
             try? FileManager.default.removeItem(at: folder)
         }

@@ -133,7 +133,8 @@ public final class ImageFetcher: Sendable {
             return .failed("HTTP \(response.status.code) \(response.status.reasonPhrase)")
         }
         if let type = response.headers.first(name: "Content-Type")?.lowercased(),
-           type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/xml") {
+            type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/xml")
+        {
             return .failed("not an image (the server sent \(type.split(separator: ";").first ?? ""))")
         }
         let limit = configuration.maximumBytes

@@ -48,16 +48,16 @@ public enum WrapperURL {
 
     private static func innerURL(of url: URL) -> URL? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let host = components.host?.lowercased(),
-              let items = components.queryItems
+            let host = components.host?.lowercased(),
+            let items = components.queryItems
         else { return nil }
         let path = components.path.isEmpty ? "/" : components.path
         for rule in rules where rule.hosts.contains(where: { isDomain(host, of: $0) }) && rule.paths.contains(path) {
             for name in rule.parameters {
                 guard let value = items.first(where: { $0.name == name })?.value,
-                      let inner = URL(string: value),
-                      let scheme = inner.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                      inner.host != nil
+                    let inner = URL(string: value),
+                    let scheme = inner.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                    inner.host != nil
                 else { continue }
                 return inner
             }

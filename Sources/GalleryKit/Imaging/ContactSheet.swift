@@ -80,14 +80,21 @@ enum ContactSheet {
         DispatchQueue.concurrentPerform(iterations: cells.count) { index in
             let sheet = shared.handle
             let cell = cells[index]
-            let (x, y, width, height) = (Int32(clamping: cell.rect.x), Int32(clamping: cell.rect.y), Int32(clamping: cell.rect.width), Int32(clamping: cell.rect.height))
+            let (x, y, width, height) = (
+                Int32(clamping: cell.rect.x), Int32(clamping: cell.rect.y), Int32(clamping: cell.rect.width),
+                Int32(clamping: cell.rect.height)
+            )
             if let thumbnail = cell.thumbnail {
-                let status = switch thumbnail {
-                case .file(let url):
-                    FileLocation.withPath(of: url) { path in gallerykit_vips_sheet_draw_image(sheet, path, nil, 0, x, y, width, height) }
-                case .bytes(let data):
-                    data.withUnsafeBytes { bytes in gallerykit_vips_sheet_draw_image(sheet, nil, bytes.baseAddress, bytes.count, x, y, width, height) }
-                }
+                let status =
+                    switch thumbnail {
+                    case .file(let url):
+                        FileLocation.withPath(of: url) { path in gallerykit_vips_sheet_draw_image(sheet, path, nil, 0, x, y, width, height)
+                        }
+                    case .bytes(let data):
+                        data.withUnsafeBytes { bytes in
+                            gallerykit_vips_sheet_draw_image(sheet, nil, bytes.baseAddress, bytes.count, x, y, width, height)
+                        }
+                    }
                 guard status != 0 else { return }
                 // An unreadable thumbnail (a damaged entry of the document) is an error tile, not
                 // a failed export; its message is dropped so it cannot prefix a later one.
@@ -103,17 +110,20 @@ enum ContactSheet {
         if let title {
             let rect = title.rect
             let status = title.text.withCString { text in
-                gallerykit_vips_sheet_draw_text(sheet, text, Int32(clamping: rect.x), Int32(clamping: rect.y), Int32(clamping: rect.width), Int32(clamping: rect.height))
+                gallerykit_vips_sheet_draw_text(
+                    sheet, text, Int32(clamping: rect.x), Int32(clamping: rect.y), Int32(clamping: rect.width), Int32(clamping: rect.height)
+                )
             }
             guard status == 0 else { throw failure("write the title on") }
         }
 
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        let (png, quality): (Int32, Int32) = switch encoding {
-        case .png: (1, 0)
-        case .jpeg(let quality): (0, Int32(clamping: min(max(quality, 1), 100)))
-        }
+        let (png, quality): (Int32, Int32) =
+            switch encoding {
+            case .png: (1, 0)
+            case .jpeg(let quality): (0, Int32(clamping: min(max(quality, 1), 100)))
+            }
         guard gallerykit_vips_sheet_encode(sheet, png, quality, &buffer, &length) == 0 else {
             throw failure("encode")
         }

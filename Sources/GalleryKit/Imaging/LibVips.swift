@@ -52,7 +52,9 @@ enum LibVips {
     /// Reads the header of an image held in memory (a thumbnail entry of a document).
     static func header(of image: Data) throws -> Header {
         try start.get()
-        let header = image.withUnsafeBytes { bytes in readHeader { gallerykit_vips_header(nil, bytes.baseAddress, bytes.count, $0, $1, $2, $3, $4) } }
+        let header = image.withUnsafeBytes { bytes in
+            readHeader { gallerykit_vips_header(nil, bytes.baseAddress, bytes.count, $0, $1, $2, $3, $4) }
+        }
         guard let header else { throw GalleryError(.notAnImage, "not an image libvips can read (\(takeError()))") }
         return header
     }
@@ -60,7 +62,8 @@ enum LibVips {
     /// Runs a shim call that reads a header into the given width, height, swap flag and loader
     /// buffer (and its capacity); `nil` if it fails, with the error left for `takeError`.
     private static func readHeader(
-        _ call: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<CChar>, Int) -> Int32
+        _ call: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<CChar>, Int) ->
+            Int32
     ) -> Header? {
         var width: Int32 = 0, height: Int32 = 0, swaps: Int32 = 0
         var loader = [CChar](repeating: 0, count: 64)

@@ -29,7 +29,8 @@ public struct LayoutFrame: Sendable, Equatable, Hashable {
         guard width.isFinite, height.isFinite, width > 0, height > 0 else { return self }
         let scale = min(1, self.width / width, self.height / height)
         let (fittedWidth, fittedHeight) = (width * scale, height * scale)
-        return LayoutFrame(x: x + (self.width - fittedWidth) / 2, y: y + (self.height - fittedHeight) / 2, width: fittedWidth, height: fittedHeight)
+        return LayoutFrame(
+            x: x + (self.width - fittedWidth) / 2, y: y + (self.height - fittedHeight) / 2, width: fittedWidth, height: fittedHeight)
     }
 }
 

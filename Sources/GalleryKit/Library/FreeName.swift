@@ -40,8 +40,9 @@ enum FreeName {
         var base = stem[...]
         // "Trip copy 3" → "Trip copy"
         if let space = base.lastIndex(of: UInt8(ascii: " ")), space + 1 < base.endIndex,
-           base[(space + 1)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-           endsWithCopy(base[..<space]) {
+            base[(space + 1)...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            endsWithCopy(base[..<space])
+        {
             base = base[..<space]
         }
         return endsWithCopy(base) ? Array(base) : Array(base) + copy
@@ -51,11 +52,12 @@ enum FreeName {
     /// go (no hidden files), at most `maximumStemBytes` bytes cut at a character boundary;
     /// "Untitled" when nothing is left.
     static func stem(forTitle title: String) -> [UInt8] {
-        var text = String(title.unicodeScalars.compactMap { scalar -> Character? in
-            if scalar == "/" { return "-" }
-            if scalar.properties.generalCategory == .control { return nil }
-            return Character(scalar)
-        })
+        var text = String(
+            title.unicodeScalars.compactMap { scalar -> Character? in
+                if scalar == "/" { return "-" }
+                if scalar.properties.generalCategory == .control { return nil }
+                return Character(scalar)
+            })
         text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         while text.hasPrefix(".") { text.removeFirst() }
         var bytes: [UInt8] = []
@@ -86,7 +88,9 @@ enum FreeName {
                 continue
             }
         }
-        throw GalleryError(.cannotCreate, url: folder, "no free name for \(String(decoding: stem, as: UTF8.self)) (numbers up to \(maximumNumber) are taken)")
+        throw GalleryError(
+            .cannotCreate, url: folder,
+            "no free name for \(String(decoding: stem, as: UTF8.self)) (numbers up to \(maximumNumber) are taken)")
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -42,7 +42,8 @@ extension GalleryDocument {
         // The copy's folder, and the original's (through a link, the target's), stay locked
         // while its entries are copied, so no save replaces it part way. One lock per folder,
         // in path order, as `transferImages` takes them.
-        let folders = Set([folder, FileLocation.target(of: url).deletingLastPathComponent()].map { FileLocation.target(of: $0).path }).sorted()
+        let folders = Set([folder, FileLocation.target(of: url).deletingLastPathComponent()].map { FileLocation.target(of: $0).path })
+            .sorted()
         let locks = try folders.map { try DirectoryLock(folder: URL(fileURLWithPath: $0), naming: url, timeout: lockTimeout) }
         let original = try GalleryDocument(contentsOf: url)
         let stem = FreeName.copyStem(of: FreeName.stem(of: FileLocation.name(of: url)))

@@ -35,7 +35,8 @@ enum MountTable {
         var index = 0
         while index < field.count {
             if field[index] == UInt8(ascii: "\\"), index + 3 < field.count,
-               let value = UInt8(String(decoding: field[(index + 1)...(index + 3)], as: UTF8.self), radix: 8) {
+                let value = UInt8(String(decoding: field[(index + 1)...(index + 3)], as: UTF8.self), radix: 8)
+            {
                 bytes.append(value)
                 index += 4
             } else {

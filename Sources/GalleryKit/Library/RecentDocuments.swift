@@ -39,9 +39,11 @@ public struct RecentDocuments: Sendable {
         let folder = file.deletingLastPathComponent()
         // A `stat` first: FileManager's attribute dictionary costs every command run-time type
         // lookups (about 0.3 ms), and the folder nearly always exists.
-        guard FileLocation.status(of: folder) != nil
-                || (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil,
-              let lock = Self.lock(FileLocation.url(of: Array("recents.json.lock".utf8), in: folder), timeout: .seconds(1))
+        guard
+            FileLocation.status(of: folder) != nil
+                || (try? FileManager.default.createDirectory(
+                    at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil,
+            let lock = Self.lock(FileLocation.url(of: Array("recents.json.lock".utf8), in: folder), timeout: .seconds(1))
         else { return false }
         defer { close(lock) }
         AtomicFile.removeStaleTemporaryFiles(for: file)
@@ -65,13 +67,16 @@ public struct RecentDocuments: Sendable {
     /// `JSONDecoder`'s first use costs about 2 ms of run-time type lookups.
     func stored() -> [RecentDocument] {
         guard let bytes = FileLocation.contents(of: file, limit: Self.maximumFileSize),
-              case .object(let list)? = try? ManifestParser.parse(Data(bytes), limits: Self.parsingLimits),
-              case .integer? = list["version"], case .array(let entries)? = list["documents"] else { return [] }
+            case .object(let list)? = try? ManifestParser.parse(Data(bytes), limits: Self.parsingLimits),
+            case .integer? = list["version"], case .array(let entries)? = list["documents"]
+        else { return [] }
         var documents: [RecentDocument] = []
         for value in entries {
             // A damaged entry makes the whole file count as damaged.
-            guard case .object(let entry) = value, case .string(let eventName)? = entry["event"], case .string(let dateText)? = entry["date"],
-                  let date = RFC3339.date(from: dateText) else { return [] }
+            guard case .object(let entry) = value, case .string(let eventName)? = entry["event"],
+                case .string(let dateText)? = entry["date"],
+                let date = RFC3339.date(from: dateText)
+            else { return [] }
             func text(_ key: String) -> String?? {
                 switch entry[key] {
                 case nil, .null?: return .some(nil)
@@ -81,7 +86,8 @@ public struct RecentDocuments: Sendable {
             }
             guard let path = text("path"), let url = text("url") else { return [] }
             guard let event = RecentDocument.Event(rawValue: eventName) else { continue }
-            let location = url.flatMap { URL(string: $0) }.flatMap { $0.isFileURL ? $0 : nil }
+            let location =
+                url.flatMap { URL(string: $0) }.flatMap { $0.isFileURL ? $0 : nil }
                 ?? path.flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             if let location { documents.append(RecentDocument(url: location, event: event, date: date)) }
         }

@@ -97,7 +97,8 @@ public struct Trash: Sendable {
                 FileLocation.removeFile(infoURL)
                 if failure == EEXIST { continue }
                 if failure == EXDEV {
-                    throw GalleryError(.ioFailure, url: url, "is on another file system than its Trash (\(folder.url.pathForDisplay)); nothing was moved")
+                    throw GalleryError(
+                        .ioFailure, url: url, "is on another file system than its Trash (\(folder.url.pathForDisplay)); nothing was moved")
                 }
                 throw GalleryError.system("cannot move to the Trash (nothing was moved)", url: url, errno: failure)
             }
@@ -127,7 +128,8 @@ public struct Trash: Sendable {
         if let shared = sharedTrashFolder(in: top) { return shared }
         let own = TrashFolder(url: FileLocation.url(of: Array(".Trash-\(userID)".utf8), in: top), topDirectory: top)
         if let status = FileLocation.linkStatus(of: own.url), status.st_mode & S_IFMT != S_IFDIR || status.st_uid != userID {
-            throw GalleryError(.cannotCreate, url: own.url, "is not a folder of yours, so it cannot be your Trash on this file system; nothing was moved")
+            throw GalleryError(
+                .cannotCreate, url: own.url, "is not a folder of yours, so it cannot be your Trash on this file system; nothing was moved")
         }
         return own
     }
@@ -171,7 +173,9 @@ public struct Trash: Sendable {
             let top = URL(fileSystemPath: point)
             if let shared = sharedTrashFolder(in: top), FileLocation.linkStatus(of: shared.url) != nil { folders.append(shared) }
             let own = TrashFolder(url: FileLocation.url(of: Array(".Trash-\(userID)".utf8), in: top), topDirectory: top)
-            if let status = FileLocation.linkStatus(of: own.url), status.st_mode & S_IFMT == S_IFDIR, status.st_uid == userID { folders.append(own) }
+            if let status = FileLocation.linkStatus(of: own.url), status.st_mode & S_IFMT == S_IFDIR, status.st_uid == userID {
+                folders.append(own)
+            }
         }
         // A volume mounted twice (a bind mount) shows the same folder twice.
         var seen = Set<[UInt64]>()
@@ -213,7 +217,9 @@ public struct Trash: Sendable {
         let folder = originalURL.deletingLastPathComponent()
         let candidates = [originalURL, FileLocation.url(of: FileLocation.name(of: originalURL), in: FileLocation.target(of: folder))]
             .map { FileLocation.bytes(of: $0) }
-        let wasThere = { (document: TrashedDocument) in document.originalURL.map { candidates.contains(FileLocation.bytes(of: $0)) } ?? false }
+        let wasThere = { (document: TrashedDocument) in
+            document.originalURL.map { candidates.contains(FileLocation.bytes(of: $0)) } ?? false
+        }
         if let match = all.first(where: wasThere) { return match }
         throw GalleryError(.fileNotFound, path: name, "not in the Trash")
     }
@@ -241,16 +247,20 @@ public struct Trash: Sendable {
         }
         let folder = original.deletingLastPathComponent()
         guard let status = FileLocation.status(of: folder), status.st_mode & S_IFMT == S_IFDIR else {
-            throw GalleryError(.cannotCreate, url: original, "its folder no longer exists; create it, then restore again (nothing was restored)")
+            throw GalleryError(
+                .cannotCreate, url: original, "its folder no longer exists; create it, then restore again (nothing was restored)")
         }
         let lock = try DirectoryLock(forDocumentAt: original, timeout: lockTimeout)
         guard FileLocation.renameWithoutReplacing(document.url, to: original) == 0 else {
             let failure = errno
             switch failure {
             case EEXIST:
-                throw GalleryError(.alreadyExists, url: original, "a file of this name is there now; move or rename it, then restore again (nothing was restored)")
+                throw GalleryError(
+                    .alreadyExists, url: original,
+                    "a file of this name is there now; move or rename it, then restore again (nothing was restored)")
             case EXDEV:
-                throw GalleryError(.ioFailure, url: original, "is on another file system than the Trash that holds the document; nothing was restored")
+                throw GalleryError(
+                    .ioFailure, url: original, "is on another file system than the Trash that holds the document; nothing was restored")
             default:
                 throw GalleryError.system("cannot restore", url: original, errno: failure)
             }

@@ -60,7 +60,7 @@ struct TrashInfo: Equatable, Sendable {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 encoded.append(byte)
             default:
                 encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
@@ -76,7 +76,8 @@ struct TrashInfo: Equatable, Sendable {
         var index = 0
         while index < encoded.count {
             if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
-               let byte = UInt8(String(decoding: encoded[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+                let byte = UInt8(String(decoding: encoded[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+            {
                 bytes.append(byte)
                 index += 3
             } else {
@@ -105,13 +106,14 @@ struct TrashInfo: Equatable, Sendable {
     static func date(fromLocalTimestamp text: String) -> Date? {
         let characters = Array(text.utf8)
         guard characters.count >= 19, characters[4] == UInt8(ascii: "-"), characters[7] == UInt8(ascii: "-"),
-              characters[10] == UInt8(ascii: "T"), characters[13] == UInt8(ascii: ":"), characters[16] == UInt8(ascii: ":") else { return nil }
+            characters[10] == UInt8(ascii: "T"), characters[13] == UInt8(ascii: ":"), characters[16] == UInt8(ascii: ":")
+        else { return nil }
         func number(_ range: Range<Int>) -> Int32? {
             Int32(String(decoding: characters[range], as: UTF8.self))
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         var parts = tm()
         parts.tm_year = year - 1900

@@ -64,7 +64,9 @@ extension Gallery {
     /// Sets the number of images per row.
     public mutating func setColumns(_ count: Int) throws {
         guard Gallery.columnRange.contains(count) else {
-            throw GalleryError(.invalidArgument, "columns must be from \(Gallery.columnRange.lowerBound) to \(Gallery.columnRange.upperBound), not \(count)")
+            throw GalleryError(
+                .invalidArgument,
+                "columns must be from \(Gallery.columnRange.lowerBound) to \(Gallery.columnRange.upperBound), not \(count)")
         }
         columns = count
     }

@@ -18,7 +18,8 @@ public struct BaseDirectories: Sendable, Equatable {
     /// The specification ignores a variable that is unset, empty or not an absolute path; the
     /// default under `HOME` is used instead (or under the user's home folder when `HOME` is unset).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
+        let home =
+            environment["HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0, isDirectory: true) : nil }
             ?? FileManager.default.homeDirectoryForCurrentUser
         func folder(_ variable: String, default relative: String) -> URL {
             if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }

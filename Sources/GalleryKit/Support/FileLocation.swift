@@ -15,7 +15,8 @@ enum FileLocation {
         var index = 0
         while index < encoded.count {
             if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
-               let high = HexDigit.value(of: encoded[index + 1]), let low = HexDigit.value(of: encoded[index + 2]) {
+                let high = HexDigit.value(of: encoded[index + 1]), let low = HexDigit.value(of: encoded[index + 2])
+            {
                 bytes.append(high << 4 | low)
                 index += 3
             } else {
@@ -42,7 +43,7 @@ enum FileLocation {
         for byte in path {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
@@ -143,7 +144,9 @@ enum FileLocation {
         withPath(of: url) { path in
             guard let path, let resolved = realpath(path, nil) else { return url }
             defer { free(resolved) }
-            return Self.url(forPath: Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
+            return Self.url(
+                forPath: Array(
+                    UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved))))
         }
     }
 

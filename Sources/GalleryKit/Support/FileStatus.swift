@@ -6,18 +6,18 @@ extension stat {
     /// The modification time, in nanoseconds since 1970.
     var modifiedNanoseconds: Int64 {
         #if canImport(Darwin)
-        Self.nanoseconds(st_mtimespec)
+            Self.nanoseconds(st_mtimespec)
         #else
-        Self.nanoseconds(st_mtim)
+            Self.nanoseconds(st_mtim)
         #endif
     }
 
     /// The status-change time, in nanoseconds since 1970.
     var changedNanoseconds: Int64 {
         #if canImport(Darwin)
-        Self.nanoseconds(st_ctimespec)
+            Self.nanoseconds(st_ctimespec)
         #else
-        Self.nanoseconds(st_ctim)
+            Self.nanoseconds(st_ctim)
         #endif
     }
 

@@ -13,10 +13,10 @@ enum HugePages {
     /// (allocated, touched or not). A hint only: where it is not taken, nothing changes.
     static func advise(_ start: UnsafeRawPointer, count: Int) {
         #if os(Linux)
-        let first = (UInt(bitPattern: start) + UInt(size - 1)) & ~UInt(size - 1)
-        let end = (UInt(bitPattern: start) + UInt(count)) & ~UInt(size - 1)
-        guard end > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        _ = madvise(address, Int(end - first), MADV_HUGEPAGE)
+            let first = (UInt(bitPattern: start) + UInt(size - 1)) & ~UInt(size - 1)
+            let end = (UInt(bitPattern: start) + UInt(count)) & ~UInt(size - 1)
+            guard end > first, let address = UnsafeMutableRawPointer(bitPattern: first) else { return }
+            _ = madvise(address, Int(end - first), MADV_HUGEPAGE)
         #endif
     }
 
@@ -25,21 +25,22 @@ enum HugePages {
     /// whatever is allocated there next. Nil if the memory cannot be had.
     static func allocate(count: Int) -> UnsafeMutableRawPointer? {
         #if os(Linux)
-        guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-              memory != UnsafeMutableRawPointer(bitPattern: -1) else { return nil }
-        advise(memory, count: count)
-        return memory
+            guard let memory = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                memory != UnsafeMutableRawPointer(bitPattern: -1)
+            else { return nil }
+            advise(memory, count: count)
+            return memory
         #else
-        return malloc(count)
+            return malloc(count)
         #endif
     }
 
     /// Gives back memory from `allocate(count:)`, with the same `count`.
     static func deallocate(_ memory: UnsafeMutableRawPointer, count: Int) {
         #if os(Linux)
-        munmap(memory, count)
+            munmap(memory, count)
         #else
-        free(memory)
+            free(memory)
         #endif
     }
 

@@ -104,7 +104,10 @@ extension JSONValue {
             case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0..<0x20:
-                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), HexDigit.lowercase(byte >> 4), HexDigit.lowercase(byte & 0xF)])
+                output.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), HexDigit.lowercase(byte >> 4),
+                    HexDigit.lowercase(byte & 0xF),
+                ])
             default: output.append(byte)
             }
         }

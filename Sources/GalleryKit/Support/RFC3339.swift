@@ -50,7 +50,8 @@ enum RFC3339 {
         case .impossible: return nil  // Foundation would roll 2026-02-30 over into March
         case .otherForm: break
         }
-        let date = (try? Date.ISO8601FormatStyle().parse(string)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(string))
+        let date =
+            (try? Date.ISO8601FormatStyle().parse(string)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(string))
         // RFC 3339 years are 0000 to 9999. Foundation reads some other forms as earlier dates
         // ("00-01-02T0:04:06Z": 1 BC), which no RFC 3339 text can give back on a save.
         guard let date, hasRFC3339Year(date) else { return nil }
@@ -74,8 +75,9 @@ enum RFC3339 {
     /// `YYYY-MM-DDTHH:MM:SSZ` exactly (proleptic Gregorian calendar, as RFC 3339).
     private static func wholeSecondsUTC(_ bytes: UnsafeBufferPointer<UInt8>) -> Parsed {
         guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              bytes[19] == UInt8(ascii: "Z") else { return .otherForm }
+            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            bytes[19] == UInt8(ascii: "Z")
+        else { return .otherForm }
         func number(_ range: Range<Int>) -> Int64? {
             var value: Int64 = 0
             for index in range {
@@ -86,9 +88,11 @@ enum RFC3339 {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return .otherForm }
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+        else { return .otherForm }
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60 else { return .impossible }
+            hour < 24, minute < 60, second < 60
+        else { return .impossible }
         let days = daysFromCivil(year: year, month: month, day: day)
         return .date(Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second)))
     }

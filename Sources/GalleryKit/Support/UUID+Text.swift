@@ -57,7 +57,9 @@ extension UUID {
                 guard characters[index] == UInt8(ascii: "-") else { return false }
                 index += 1
             }
-            guard let high = HexDigit.value(of: characters[index]), let low = HexDigit.value(of: characters[index + 1]) else { return false }
+            guard let high = HexDigit.value(of: characters[index]), let low = HexDigit.value(of: characters[index + 1]) else {
+                return false
+            }
             bytes[position] = high << 4 | low
             index += 2
         }

@@ -43,7 +43,8 @@ let filmstrip = medianMilliseconds {
     .filmstrip(aspectRatios: ratios, current: count / 2, expansion: 1, width: 1200, height: 80, spacing: 2)
 }
 let rows = Set(GalleryLayout.justified(aspectRatios: ratios, width: 1200, rowHeight: 180, spacing: 4).frames.map(\.y)).count
-print("""
-{"items":\(count),"repetitions":\(repetitions),"justifiedRows":\(rows),\
-"justifiedMilliseconds":\(justified),"gridMilliseconds":\(grid),"filmstripMilliseconds":\(filmstrip)}
-""")
+print(
+    """
+    {"items":\(count),"repetitions":\(repetitions),"justifiedRows":\(rows),\
+    "justifiedMilliseconds":\(justified),"gridMilliseconds":\(grid),"filmstripMilliseconds":\(filmstrip)}
+    """)

@@ -84,49 +84,50 @@ enum ScratchFile {
 }
 
 #if FUZZING
-@_cdecl("LLVMFuzzerTestOneInput")
-func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    guard let target = FuzzTarget.selected else { exit(2) }
-    target.run(bytes.map { Data(bytes: $0, count: count) } ?? Data())
-    return 0
-}
+    @_cdecl("LLVMFuzzerTestOneInput")
+    func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+        guard let target = FuzzTarget.selected else { exit(2) }
+        target.run(bytes.map { Data(bytes: $0, count: count) } ?? Data())
+        return 0
+    }
 
-/// `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*callback)(const uint8_t *, size_t))`.
-private typealias FuzzerDriver = @convention(c) (
-    UnsafeMutablePointer<CInt>,
-    UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
+    /// `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*callback)(const uint8_t *, size_t))`.
+    private typealias FuzzerDriver =
+        @convention(c) (
+            UnsafeMutablePointer<CInt>,
+            UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+            @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+        ) -> CInt
 #endif
 
 @main
 enum GalleryFuzz {
     static func main() {
         #if FUZZING
-        guard FuzzTarget.selected != nil else { exit(2) }
-        // SwiftPM renames every executable's entry point and aliases `main` to it, so libFuzzer's
-        // own `main` never runs: hand over to its driver instead. build.sh exports the symbol.
-        guard let symbol = dlsym(nil, "LLVMFuzzerRunDriver") else {
-            FileHandle.standardError.write(Data("gallery-fuzz: LLVMFuzzerRunDriver not found; build with Tests/Fuzz/build.sh\n".utf8))
-            exit(2)
-        }
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(unsafeBitCast(symbol, to: FuzzerDriver.self)(&argc, &argv, testOneInput))
-        #else
-        guard let target = FuzzTarget.selected else { exit(2) }
-        var count = 0
-        for path in CommandLine.arguments.dropFirst() {
-            for file in inputs(at: URL(fileURLWithPath: path)) {
-                guard let data = FileManager.default.contents(atPath: file.path) else {
-                    FileHandle.standardError.write(Data("gallery-fuzz: cannot read \(file.path)\n".utf8))
-                    exit(1)
-                }
-                target.run(data)
-                count += 1
+            guard FuzzTarget.selected != nil else { exit(2) }
+            // SwiftPM renames every executable's entry point and aliases `main` to it, so libFuzzer's
+            // own `main` never runs: hand over to its driver instead. build.sh exports the symbol.
+            guard let symbol = dlsym(nil, "LLVMFuzzerRunDriver") else {
+                FileHandle.standardError.write(Data("gallery-fuzz: LLVMFuzzerRunDriver not found; build with Tests/Fuzz/build.sh\n".utf8))
+                exit(2)
             }
-        }
-        print("gallery-fuzz: \(target.rawValue): \(count) inputs replayed, no failure")
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv
+            exit(unsafeBitCast(symbol, to: FuzzerDriver.self)(&argc, &argv, testOneInput))
+        #else
+            guard let target = FuzzTarget.selected else { exit(2) }
+            var count = 0
+            for path in CommandLine.arguments.dropFirst() {
+                for file in inputs(at: URL(fileURLWithPath: path)) {
+                    guard let data = FileManager.default.contents(atPath: file.path) else {
+                        FileHandle.standardError.write(Data("gallery-fuzz: cannot read \(file.path)\n".utf8))
+                        exit(1)
+                    }
+                    target.run(data)
+                    count += 1
+                }
+            }
+            print("gallery-fuzz: \(target.rawValue): \(count) inputs replayed, no failure")
         #endif
     }
 
