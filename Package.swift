@@ -87,7 +87,8 @@ let package = Package(
         .target(
             name: "GalleryTestSupport",
             dependencies: ["CArchive", .product(name: "Crypto", package: "swift-crypto")],
-            path: "Tests/GalleryTestSupport"
+            path: "Tests/GalleryTestSupport",
+            exclude: ["image_server.py"]
         ),
         // The shim's declarations of the libvips API, compiled against libvips' headers.
         .target(

@@ -215,6 +215,19 @@ def check_viewer_at(page, data, index, log):
     check_log(log)
 
 
+def open_grid(browser, export, log, viewport, scale, screenshot):
+    """A new page of the site at `viewport` and `scale`, its grid checked (and saved as the image
+    `screenshot`, if given); returns the page and the site's data."""
+    page = browser.new_page(viewport=viewport, device_scale_factor=scale)
+    watch(page, export, log)
+    data = load(page, export, log)
+    check_grid(page, export, data, log)
+    if screenshot:
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=screenshot, full_page=True)
+    return page, data
+
+
 def open_viewer(page, data):
     """Clicks the first tile whose image loaded (or the first tile, if none did); returns its index."""
     first = next((i for i, item in enumerate(data["items"]) if not item["error"]), 0)
@@ -242,13 +255,7 @@ def run(export, screenshots):
         browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
         try:
             # Desktop: grid, viewer, paging, filmstrip, then rotate to phone size, then back to the grid.
-            page = browser.new_page(viewport=DESKTOP)
-            watch(page, export, log)
-            data = load(page, export, log)
-            check_grid(page, export, data, log)
-            if screenshots:
-                page.evaluate("window.scrollTo(0, 0)")
-                page.screenshot(path=os.path.join(screenshots, "grid-1280.png"), full_page=True)
+            page, data = open_grid(browser, export, log, DESKTOP, 1, screenshots and os.path.join(screenshots, "grid-1280.png"))
             if data["items"]:
                 index = open_viewer(page, data)
                 check_viewer_at(page, data, index, log)
@@ -271,13 +278,7 @@ def run(export, screenshots):
             page.close()
 
             # Phone: the phone layout, and (for the screenshots) a 2x rendering. Opened on #N.
-            phone = browser.new_page(viewport=PHONE, device_scale_factor=2)
-            watch(phone, export, log)
-            load(phone, export, log)
-            check_grid(phone, export, data, log)
-            if screenshots:
-                phone.evaluate("window.scrollTo(0, 0)")
-                phone.screenshot(path=os.path.join(screenshots, "grid-390.png"), full_page=True)
+            phone, _ = open_grid(browser, export, log, PHONE, 2, screenshots and os.path.join(screenshots, "grid-390.png"))
             if data["items"]:
                 index = open_viewer(phone, data)
                 index = page_once(phone, data, index)

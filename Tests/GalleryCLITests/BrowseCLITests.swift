@@ -211,24 +211,11 @@ import Testing
     @Test func concurrentAndKilledListingsStayRight() throws {
         for number in 0..<60 { try write("doc-\(number).gallery", title: "Document \(number)", captions: ["Caption \(number)"]) }
         let expected = try browse("--json", "--no-index").output
-        let environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cache.url.path]) { $1 }
 
         // One listing killed half way: paused (SavePoint) with its rows written to the index in
         // its transaction, not committed, and killed there.
-        let signal = cache.url.appendingPathComponent("paused")
-        let killed = Process()
-        killed.executableURL = Command.gallery
-        killed.arguments = ["browse", "--json"]
-        killed.currentDirectoryURL = folder.url
-        killed.environment = environment.merging(["GALLERYKIT_PAUSE_AT": "index-rows-written", "GALLERYKIT_PAUSED": signal.path]) { $1 }
-        killed.standardOutput = FileHandle.nullDevice
-        try killed.run()
-        // The handshake (a minute at most, as a bound on a broken hook, not a timing).
-        let deadline = Date().addingTimeInterval(60)
-        while !FileManager.default.fileExists(atPath: signal.path), killed.isRunning, Date() < deadline { usleep(5_000) }
-        let paused = FileManager.default.fileExists(atPath: signal.path)
-        kill(killed.processIdentifier, SIGKILL)
-        killed.waitUntilExit()
+        let paused = try Command.killGallery(
+            ["browse", "--json"], atSavePoint: "index-rows-written", in: folder.url, environment: ["XDG_CACHE_HOME": cache.url.path])
         try #require(paused, "the listing never reached its index write")
 
         let outputs = ResultCollectorCLI()

@@ -28,26 +28,10 @@ import Testing
         let created = try Command.gallery(
             ["create", "Trip.gallery", "--title", "T0", "--cache"] + files.map(\.lastPathComponent), in: folder.url)
         try #require(created.status == 0, "\(created)")
-        let signals = TemporaryFolder()
         var current = "T0"
         for iteration in 1...3 {
             let next = "T\(iteration)"
-            let signal = signals.path("paused-\(iteration)")
-            let process = Process()
-            process.executableURL = Command.gallery
-            process.arguments = ["edit", "Trip.gallery", "title", next]
-            process.environment = Command.environment.merging(["GALLERYKIT_PAUSE_AT": point, "GALLERYKIT_PAUSED": signal.path]) { $1 }
-            process.currentDirectoryURL = folder.url
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            // The handshake: wait for the process to say it is at the point (a minute at most,
-            // as a bound on a broken hook, not a timing).
-            let deadline = Date().addingTimeInterval(60)
-            while !FileManager.default.fileExists(atPath: signal.path), process.isRunning, Date() < deadline { usleep(5_000) }
-            let paused = FileManager.default.fileExists(atPath: signal.path)
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            let paused = try Command.killGallery(["edit", "Trip.gallery", "title", next], atSavePoint: point, in: folder.url)
             try #require(paused, "iteration \(iteration): the save never reached \(point)")
 
             let expected = point == "renamed" ? next : current

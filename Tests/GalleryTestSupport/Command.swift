@@ -100,3 +100,32 @@ private final class ReadAll: @unchecked Sendable {
         return data
     }
 }
+
+extension Command {
+    /// Runs `gallery` with `arguments` until it reaches the named `SavePoint` (the library's test
+    /// hook), kills it there, and says whether it got there: the handshake that lets a crash test
+    /// stop a save exactly where it wants, whatever the machine's speed. A minute at most, as a
+    /// bound on a broken hook, not a timing.
+    public static func killGallery(
+        _ arguments: [String], atSavePoint point: String, in folder: URL, environment: [String: String] = [:]
+    ) throws -> Bool {
+        let signals = TemporaryFolder()
+        let signal = signals.path("paused")
+        let process = Process()
+        process.executableURL = gallery
+        process.arguments = arguments
+        process.environment = Self.environment.merging(environment) { $1 }.merging(
+            ["GALLERYKIT_PAUSE_AT": point, "GALLERYKIT_PAUSED": signal.path]
+        ) { $1 }
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: signal.path), process.isRunning, Date() < deadline { usleep(5_000) }
+        let paused = FileManager.default.fileExists(atPath: signal.path)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return paused
+    }
+}

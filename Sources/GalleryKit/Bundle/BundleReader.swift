@@ -104,20 +104,10 @@ enum BundleReader {
     }
 
     /// Visits the named entries in one pass over the archive, in stored order, positioned so that
-    /// `visit` can read each one's data (through the reader, within the limits).
+    /// `visit` can read each one's data (through the reader, within the limits), with each
+    /// entry's header (its name, and its compression method for the verifier's writer rules).
     /// - Parameter blockSize: the bytes read at a time: small to pick a few entries out of a
     ///   large archive, large to read most of it (`ArchiveReader.init(contentsOf:access:blockSize:)`).
-    static func visitEntries(
-        named names: Set<String>,
-        of url: URL,
-        blockSize: Int = 4096,
-        _ visit: (_ name: String, _ reader: ArchiveReader) throws -> Void
-    ) throws {
-        try visitEntries(named: names, of: url, blockSize: blockSize) { (entry: ArchiveEntry, reader) in try visit(entry.name, reader) }
-    }
-
-    /// Visits the named entries as above, handing over each entry's header (its compression
-    /// method, for the verifier's writer rules).
     static func visitEntries(
         named names: Set<String>,
         of url: URL,
@@ -140,7 +130,8 @@ enum BundleReader {
         named names: Set<String>, of url: URL, maximumBytes: Int64, limits: BundleLimits = .standard
     ) throws -> [String: Data] {
         var found: [String: Data] = [:]
-        try visitEntries(named: names, of: url) { name, reader in
+        try visitEntries(named: names, of: url) { entry, reader in
+            let name = entry.name
             found[name] = try reader.readData(maximumBytes: maximumBytes, inflation: limits.inflation)
         }
         return found

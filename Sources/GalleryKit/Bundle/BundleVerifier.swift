@@ -76,7 +76,8 @@ public enum BundleVerifier {
     /// - Throws: the first problem found, naming the document.
     static func checkEntries(named names: Set<String>, of url: URL, expecting cached: [String: CachedImage], limits: BundleLimits) throws {
         var remaining = names
-        try BundleReader.visitEntries(named: names, of: url, blockSize: 1 << 20) { name, reader in
+        try BundleReader.visitEntries(named: names, of: url, blockSize: 1 << 20) { entry, reader in
+            let name = entry.name
             remaining.remove(name)
             try readEntry(name, from: reader, expecting: cached[name], limits: limits) { _ in }
         }

@@ -50,7 +50,8 @@ extension GalleryDocument {
         }
         guard !wanted.isEmpty else { return [:] }
         var made: [String: Data] = [:]
-        try BundleReader.visitEntries(named: Set(wanted.keys), of: url) { name, reader in
+        try BundleReader.visitEntries(named: Set(wanted.keys), of: url) { entry, reader in
+            let name = entry.name
             guard let cached = wanted[name] else { return }
             let bytes = try reader.readData(maximumBytes: cached.bytes, inflation: limits.inflation)
             if let jpeg = try? Thumbnailer.jpeg(for: bytes) { made[cached.sha256] = jpeg }

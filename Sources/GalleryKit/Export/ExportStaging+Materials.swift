@@ -61,9 +61,11 @@ extension ExportStaging {
     private func makeFolders(for paths: some Sequence<String>) throws {
         for folderName in Set(paths.map { ($0 as NSString).deletingLastPathComponent }) where !folderName.isEmpty {
             let url = folder.appendingPathComponent(folderName)
-            guard FileLocation.makeDirectory(url, mode: 0o755) == 0 || errno == EEXIST else {
-                throw GalleryError.system("cannot create", url: url)
-            }
+            do throws(SystemError) {
+                try FileLocation.makeDirectory(url, mode: 0o755)
+            } catch  where error != .exists {
+                throw GalleryError.system("cannot create", url: url, error)
+            } catch {}
         }
     }
 
@@ -87,7 +89,8 @@ extension ExportStaging {
         let cached = document.gallery.cachedImagesByPath
         for (archive, entries) in archived {
             var remaining = Set(entries.keys)
-            try BundleReader.visitEntries(named: remaining, of: archive, blockSize: 1 << 20) { name, reader in
+            try BundleReader.visitEntries(named: remaining, of: archive, blockSize: 1 << 20) { entry, reader in
+                let name = entry.name
                 guard let paths = entries[name] else { return }
                 remaining.remove(name)
                 try writeFile(paths[0]) { write in

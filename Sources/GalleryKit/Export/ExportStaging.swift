@@ -13,8 +13,8 @@ struct ExportStaging {
         let parent = output.deletingLastPathComponent()
         AtomicFile.removeStaleTemporaryFiles(for: output)
         folder = parent.appendingPathComponent(AtomicFile.temporaryPrefix(for: output) + UUID().uuidString.prefix(12).lowercased())
-        guard FileLocation.makeDirectory(folder, mode: 0o755) == 0 else {
-            throw GalleryError.system("cannot create the export next to it", url: output)
+        try GalleryError.system("cannot create the export next to it", url: output) { () throws(SystemError) in
+            try FileLocation.makeDirectory(folder, mode: 0o755)
         }
     }
 
@@ -72,13 +72,14 @@ struct ExportStaging {
             guard replacing else { throw GalleryError(.alreadyExists, url: target, "already exists (use --force to replace it)") }
             let aside = target.deletingLastPathComponent()
                 .appendingPathComponent(AtomicFile.temporaryPrefix(for: target) + "old-" + UUID().uuidString.prefix(8).lowercased())
-            guard FileLocation.rename(target, to: aside) == 0 else { throw GalleryError.system("cannot replace", url: target) }
+            try GalleryError.system("cannot replace", url: target) { () throws(SystemError) in try FileLocation.rename(target, to: aside) }
             previous = aside
         }
-        guard FileLocation.rename(item, to: target) == 0 else {
-            let failure = errno
-            if let previous { _ = FileLocation.rename(previous, to: target) }
-            throw GalleryError.system("cannot create", url: target, errno: failure)
+        do throws(SystemError) {
+            try FileLocation.rename(item, to: target)
+        } catch {
+            if let previous { try? FileLocation.rename(previous, to: target) }
+            throw GalleryError.system("cannot create", url: target, error)
         }
         if let previous { try? FileManager.default.removeItem(at: previous) }
     }

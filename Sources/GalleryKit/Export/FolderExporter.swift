@@ -18,8 +18,9 @@ public struct FolderExporter: DocumentExporter {
             guard let path = item.imagePath else { continue }
             let name =
                 "\(ExportStaging.numbered(item.number, digits: digits))-\(Self.stem(of: item.image.url)).\((path as NSString).pathExtension)"
-            guard FileLocation.rename(staging.appendingPathComponent(path), to: staging.appendingPathComponent(name)) == 0 else {
-                throw GalleryError.system("cannot create", url: staging.appendingPathComponent(name))
+            let renamed = staging.appendingPathComponent(name)
+            try GalleryError.system("cannot create", url: renamed) { () throws(SystemError) in
+                try FileLocation.rename(staging.appendingPathComponent(path), to: renamed)
             }
         }
         try? FileManager.default.removeItem(at: staging.appendingPathComponent("images"))

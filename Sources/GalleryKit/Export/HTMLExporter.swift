@@ -63,7 +63,9 @@ public struct HTMLExporter: DocumentExporter {
         ])
         try ExportStaging.createFile(at: staging.appendingPathComponent("index.html"), contents: Data(page.utf8))
         let assets = staging.appendingPathComponent("assets")
-        guard FileLocation.makeDirectory(assets, mode: 0o755) == 0 else { throw GalleryError.system("cannot create", url: assets) }
+        try GalleryError.system("cannot create", url: assets) { () throws(SystemError) in
+            try FileLocation.makeDirectory(assets, mode: 0o755)
+        }
         for name in ["gallery.css", "gallery.js"] {
             try ExportStaging.createFile(at: assets.appendingPathComponent(name), contents: try ExportTemplate.data(named: "html/\(name)"))
         }

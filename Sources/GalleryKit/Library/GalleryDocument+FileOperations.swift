@@ -76,13 +76,10 @@ extension GalleryDocument {
         let folder = url.deletingLastPathComponent()
         let destination = FileLocation.url(of: name, in: folder)
         let lock = try DirectoryLock(forDocumentAt: url, timeout: lockTimeout)
-        guard FileLocation.renameWithoutReplacing(url, to: destination) == 0 else {
-            let failure = errno
-            if failure == EEXIST {
-                throw GalleryError(.alreadyExists, url: destination, "already exists; choose another name (nothing was renamed)")
-            }
-            throw GalleryError.system("cannot rename \(url.lastPathComponent)", url: destination, errno: failure)
-        }
+        try GalleryError.system(
+            "cannot rename \(url.lastPathComponent)", url: destination,
+            ifExists: "already exists; choose another name (nothing was renamed)"
+        ) { () throws(SystemError) in try FileLocation.renameWithoutReplacing(url, to: destination) }
         AtomicFile.syncFolder(folder)
         withExtendedLifetime(lock) {}
         return destination

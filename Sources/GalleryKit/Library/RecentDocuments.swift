@@ -121,19 +121,14 @@ public struct RecentDocuments: Sendable {
         return descriptor
     }
 
-    /// Writes `data` to a temporary file beside `url` and renames it over `url`.
+    /// Writes `data` to a temporary file beside `url` and renames it over `url` (`AtomicFile`,
+    /// private to the user, not synced: the list may lose its last update in a power cut).
     private static func replace(_ url: URL, with data: Data) -> Bool {
-        let temporary = FileLocation.url(
-            of: Array((AtomicFile.temporaryPrefix(for: url) + UUID().uuidString.prefix(12)).utf8), in: url.deletingLastPathComponent()
-        )
-        let descriptor = FileLocation.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600)
-        guard descriptor >= 0 else { return false }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        guard written == data.count, FileLocation.rename(temporary, to: url) == 0 else {
-            FileLocation.removeFile(temporary)
-            return false
+        let written = try? AtomicFile.write(to: url, mode: .replace, newFileMode: 0o600, syncing: false) { descriptor in
+            guard data.withUnsafeBytes({ FileLocation.writeAll($0, to: descriptor) }) else {
+                throw GalleryError.system("cannot write", url: url)
+            }
         }
-        return true
+        return written != nil
     }
 }

@@ -81,7 +81,7 @@ public struct Trash: Sendable {
             // A file in files/ without its .trashinfo (another program's crash) keeps its name too.
             if FileLocation.linkStatus(of: destination) != nil {
                 close(descriptor)
-                FileLocation.removeFile(infoURL)
+                try? FileLocation.removeFile(infoURL)
                 continue
             }
             do {
@@ -89,18 +89,19 @@ public struct Trash: Sendable {
                 close(descriptor)
             } catch {
                 close(descriptor)
-                FileLocation.removeFile(infoURL)
+                try? FileLocation.removeFile(infoURL)
                 throw error
             }
-            guard FileLocation.renameWithoutReplacing(url, to: destination) == 0 else {
-                let failure = errno
-                FileLocation.removeFile(infoURL)
-                if failure == EEXIST { continue }
-                if failure == EXDEV {
+            do throws(SystemError) {
+                try FileLocation.renameWithoutReplacing(url, to: destination)
+            } catch {
+                try? FileLocation.removeFile(infoURL)
+                if error == .exists { continue }
+                if error == .crossesDevices {
                     throw GalleryError(
                         .ioFailure, url: url, "is on another file system than its Trash (\(folder.url.pathForDisplay)); nothing was moved")
                 }
-                throw GalleryError.system("cannot move to the Trash (nothing was moved)", url: url, errno: failure)
+                throw GalleryError.system("cannot move to the Trash (nothing was moved)", url: url, error)
             }
             AtomicFile.syncFolder(folder.files)
             AtomicFile.syncFolder(url.deletingLastPathComponent())
@@ -251,21 +252,22 @@ public struct Trash: Sendable {
                 .cannotCreate, url: original, "its folder no longer exists; create it, then restore again (nothing was restored)")
         }
         let lock = try DirectoryLock(forDocumentAt: original, timeout: lockTimeout)
-        guard FileLocation.renameWithoutReplacing(document.url, to: original) == 0 else {
-            let failure = errno
-            switch failure {
-            case EEXIST:
+        do throws(SystemError) {
+            try FileLocation.renameWithoutReplacing(document.url, to: original)
+        } catch {
+            switch error {
+            case .exists:
                 throw GalleryError(
                     .alreadyExists, url: original,
                     "a file of this name is there now; move or rename it, then restore again (nothing was restored)")
-            case EXDEV:
+            case .crossesDevices:
                 throw GalleryError(
                     .ioFailure, url: original, "is on another file system than the Trash that holds the document; nothing was restored")
             default:
-                throw GalleryError.system("cannot restore", url: original, errno: failure)
+                throw GalleryError.system("cannot restore", url: original, error)
             }
         }
-        FileLocation.removeFile(document.infoURL)
+        try? FileLocation.removeFile(document.infoURL)
         AtomicFile.syncFolder(folder)
         withExtendedLifetime(lock) {}
         return original
@@ -279,13 +281,8 @@ public struct Trash: Sendable {
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, url: URL) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw GalleryError.system("cannot write in the Trash (nothing was moved)", url: url) }
-            offset += written
+        guard bytes.withUnsafeBytes({ FileLocation.writeAll($0, to: descriptor) }), fsync(descriptor) == 0 else {
+            throw GalleryError.system("cannot write in the Trash (nothing was moved)", url: url)
         }
-        guard fsync(descriptor) == 0 else { throw GalleryError.system("cannot write in the Trash (nothing was moved)", url: url) }
     }
 }

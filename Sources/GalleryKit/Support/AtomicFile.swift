@@ -20,10 +20,17 @@ enum AtomicFile {
     }
 
     /// Writes a new version of `url` through `write`, which receives a descriptor open for writing.
-    /// - Parameter name: the file errors name (the path the user gave, which may be a link to `url`).
+    /// - Parameters:
+    ///   - name: the file errors name (the path the user gave, which may be a link to `url`).
+    ///   - newFileMode: the permission bits of a file that did not exist (less the umask); a
+    ///     replaced one keeps its own.
+    ///   - syncing: whether the file and the rename are made durable (fsync); a list that may
+    ///     lose its last update in a power cut (recent documents) skips both.
     /// - Returns: the identity of the file now at `url`.
     @discardableResult
-    static func write(to url: URL, naming name: URL? = nil, mode: Mode, _ write: (Int32) throws -> Void) throws -> FileIdentity {
+    static func write(
+        to url: URL, naming name: URL? = nil, mode: Mode, newFileMode: mode_t = 0o666, syncing: Bool = true, _ write: (Int32) throws -> Void
+    ) throws -> FileIdentity {
         let shown = name ?? url
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(temporaryPrefix(for: url) + randomSuffix())
@@ -31,7 +38,7 @@ enum AtomicFile {
         // document's bytes are never readable by others, not even in the temporary file;
         // a new file gets 0666 less the umask, as any program's.
         let existing = mode == .replace ? FileLocation.status(of: url) : nil
-        let permissions = existing.map { mode_t($0.st_mode) & 0o777 } ?? 0o666
+        let permissions = existing.map { mode_t($0.st_mode) & 0o777 } ?? newFileMode
         let descriptor = FileLocation.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: permissions)
         guard descriptor >= 0 else { throw GalleryError.system("cannot create a file next to it", url: shown) }
         var isFinished = false
@@ -51,28 +58,26 @@ enum AtomicFile {
             if let existing {
                 try copyOwnership(from: existing, to: descriptor, reportingAs: shown)
             }
-            guard fsync(descriptor) == 0 else { throw GalleryError.system("cannot save (the document is unchanged)", url: shown) }
+            guard !syncing || fsync(descriptor) == 0 else {
+                throw GalleryError.system("cannot save (the document is unchanged)", url: shown)
+            }
             // Renaming and linking keep the inode, size and modification time.
             identity = try FileIdentity(fileDescriptor: descriptor, url: shown)
         }
         SavePoint.temporaryWritten.reached()
         switch mode {
         case .replace:
-            guard FileLocation.rename(temporary, to: url) == 0 else { throw GalleryError.system("cannot replace", url: shown) }
+            try GalleryError.system("cannot replace", url: shown) { () throws(SystemError) in try FileLocation.rename(temporary, to: url) }
         case .createNew:
             // link(2) fails with EEXIST instead of replacing a file created meanwhile.
-            guard FileLocation.link(temporary, to: url) == 0 else {
-                let failure = errno
-                if failure == EEXIST {
-                    throw GalleryError(.alreadyExists, url: shown, "already exists (use --force to replace it)")
-                }
-                throw GalleryError.system("cannot create", url: shown, errno: failure)
+            try GalleryError.system("cannot create", url: shown, ifExists: "already exists (use --force to replace it)") {
+                () throws(SystemError) in try FileLocation.link(temporary, to: url)
             }
             FileLocation.unlink(temporary)
         }
         isFinished = true
         SavePoint.renamed.reached()
-        syncFolder(folder)
+        if syncing { syncFolder(folder) }
         return identity
     }
 

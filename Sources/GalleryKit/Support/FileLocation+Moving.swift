@@ -11,8 +11,13 @@ extension FileLocation {
     /// run time. Where it is missing or the file system does not support the flag (`EINVAL`),
     /// `link` then `unlink` gives the same guarantee for files; where hard links are not
     /// supported either (FAT), a check then `rename` is the last resort.
-    /// - Returns: 0, or -1 with `errno` set.
-    static func renameWithoutReplacing(_ source: URL, to destination: URL) -> Int32 {
+    /// - Throws: `SystemError.exists` if `destination` exists, or another failure.
+    static func renameWithoutReplacing(_ source: URL, to destination: URL) throws(SystemError) {
+        try SystemError.check(renamingWithoutReplacing(source, to: destination))
+    }
+
+    /// `renameWithoutReplacing`'s work: 0, or -1 with `errno` set.
+    private static func renamingWithoutReplacing(_ source: URL, to destination: URL) -> Int32 {
         withPath(of: source) { from in
             withPath(of: destination) { to in
                 guard let from, let to else { errno = ENOENT; return -1 }
@@ -102,13 +107,13 @@ extension FileLocation {
         return Array(data.prefix(limit))
     }
 
-    /// Removes the file `url`; returns 0, or -1 with `errno` set.
-    @discardableResult
-    static func removeFile(_ url: URL) -> Int32 {
-        withPath(of: url) { path in
-            guard let path else { errno = ENOENT; return -1 }
-            return Foundation.unlink(path)
-        }
+    /// Removes the file `url`.
+    static func removeFile(_ url: URL) throws(SystemError) {
+        try SystemError.check(
+            withPath(of: url) { path in
+                guard let path else { errno = ENOENT; return -1 }
+                return Foundation.unlink(path)
+            })
     }
 }
 

@@ -103,29 +103,43 @@ enum FileLocation {
         }
     }
 
-    static func rename(_ source: URL, to destination: URL) -> Int32 {
-        withPath(of: source) { from in
-            withPath(of: destination) { to in
-                guard let from, let to else { return failing(ENOENT) }
-                return Foundation.rename(from, to)
+    static func rename(_ source: URL, to destination: URL) throws(SystemError) {
+        try SystemError.check(withPaths(of: source, destination) { Foundation.rename($0, $1) })
+    }
+
+    static func link(_ source: URL, to destination: URL) throws(SystemError) {
+        try SystemError.check(withPaths(of: source, destination) { Foundation.link($0, $1) })
+    }
+
+    /// Calls a system call on two paths; -1 with `ENOENT` when one cannot be one (a NUL byte).
+    private static func withPaths(of first: URL, _ second: URL, _ call: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32) -> Int32 {
+        withPath(of: first) { first in
+            withPath(of: second) { second in
+                guard let first, let second else { return failing(ENOENT) }
+                return call(first, second)
             }
         }
     }
 
-    static func link(_ source: URL, to destination: URL) -> Int32 {
-        withPath(of: source) { from in
-            withPath(of: destination) { to in
-                guard let from, let to else { return failing(ENOENT) }
-                return Foundation.link(from, to)
-            }
-        }
+    static func makeDirectory(_ url: URL, mode: mode_t) throws(SystemError) {
+        try SystemError.check(
+            withPath(of: url) { path in
+                guard let path else { return failing(ENOENT) }
+                return mkdir(path, mode)
+            })
     }
 
-    static func makeDirectory(_ url: URL, mode: mode_t) -> Int32 {
-        withPath(of: url) { path in
-            guard let path else { return failing(ENOENT) }
-            return mkdir(path, mode)
+    /// Writes all of `bytes` to `descriptor`, again after a short write or `EINTR`; false, with
+    /// `errno` set, if a write fails.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
         }
+        return true
     }
 
     static func unlink(_ url: URL) {

@@ -122,10 +122,9 @@ import Testing
     @Test func renamingWithoutReplacingFailsWithEEXIST() throws {
         try Data("a".utf8).write(to: folder.path("a"))
         try Data("b".utf8).write(to: folder.path("b"))
-        #expect(FileLocation.renameWithoutReplacing(folder.path("a"), to: folder.path("b")) == -1)
-        #expect(errno == EEXIST)
+        #expect(throws: SystemError.exists) { try FileLocation.renameWithoutReplacing(folder.path("a"), to: folder.path("b")) }
         #expect(try String(contentsOf: folder.path("b"), encoding: .utf8) == "b")
-        #expect(FileLocation.renameWithoutReplacing(folder.path("a"), to: folder.path("c")) == 0)
+        try FileLocation.renameWithoutReplacing(folder.path("a"), to: folder.path("c"))
         #expect(folder.listing() == ["b", "c"])
     }
 }
