@@ -149,27 +149,25 @@ struct ListedFile: Sendable {
 /// times in nanoseconds. The status-change time moves at every write and cannot be set back,
 /// not even by `touch -d`, which restores only the modification time.
 struct FileStamp: Equatable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var modifiedNanoseconds: Int64
+    /// Which file it is, and its size and modification time.
+    var identity: FileIdentity
+    /// The status-change time, which also moves when a rewrite keeps the size and sets the
+    /// modification time back.
     var changedNanoseconds: Int64
 
-    init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, changedNanoseconds: Int64) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modifiedNanoseconds = modifiedNanoseconds
+    var device: UInt64 { identity.device }
+    var inode: UInt64 { identity.inode }
+    var size: Int64 { identity.size }
+    var modifiedNanoseconds: Int64 { identity.modifiedNanoseconds }
+
+    init(identity: FileIdentity, changedNanoseconds: Int64) {
+        self.identity = identity
         self.changedNanoseconds = changedNanoseconds
     }
 
-    /// A file's stamp: its identity (`FileIdentity`) and its status-change time.
+    /// A file's stamp: its identity and its status-change time.
     init(_ status: stat) {
-        let identity = FileIdentity(status)
-        self.init(
-            device: identity.device, inode: identity.inode, size: identity.size,
-            modifiedNanoseconds: identity.modifiedNanoseconds, changedNanoseconds: status.changedNanoseconds
-        )
+        self.init(identity: FileIdentity(status), changedNanoseconds: status.changedNanoseconds)
     }
 
     /// The wall clock now, in nanoseconds since 1970, as file times are kept.

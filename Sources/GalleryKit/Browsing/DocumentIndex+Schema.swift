@@ -296,10 +296,10 @@ struct IndexRow {
 extension FileStamp {
     /// Decodes columns 1 to 5 of a row that starts with `DocumentIndex.stampColumns`.
     init(_ row: DirectRow) throws {
-        self.init(
+        let identity = FileIdentity(
             device: UInt64(bitPattern: try row.required(row.integer(1), 1)), inode: UInt64(bitPattern: try row.required(row.integer(2), 2)),
-            size: try row.required(row.integer(3), 3), modifiedNanoseconds: try row.required(row.integer(4), 4),
-            changedNanoseconds: try row.required(row.integer(5), 5)
+            size: try row.required(row.integer(3), 3), modifiedNanoseconds: try row.required(row.integer(4), 4)
         )
+        self.init(identity: identity, changedNanoseconds: try row.required(row.integer(5), 5))
     }
 }

@@ -235,12 +235,12 @@ enum Manifest {
     }
 
     private static func image(_ object: Fields<ImageMember>) throws -> GalleryImage {
-        guard let url = URL(string: try object.string(.url)), url.scheme != nil else {
+        guard let url = ImageRules.url(try object.string(.url)) else {
             throw object.invalid(.url, "must be an absolute URL")
         }
         let aspectRatio = try object.number(.aspectRatio)
-        guard aspectRatio.isFinite, aspectRatio > 0 else { throw object.invalid(.aspectRatio, "must be a finite number > 0") }
-        guard let status = GalleryImage.Status(rawValue: try object.string(.status)) else {
+        guard ImageRules.isAspectRatio(aspectRatio) else { throw object.invalid(.aspectRatio, "must be a finite number > 0") }
+        guard let status = ImageRules.status(utf8: try object.string(.status).utf8) else {
             throw object.invalid(.status, "must be \"ok\" or \"failed\"")
         }
         var image = GalleryImage(
@@ -369,9 +369,8 @@ private struct Fields<Name: MemberName> {
 
     func optionalPositiveInteger(_ name: Name) throws -> Int? {
         guard let value = members[name], value != .null else { return nil }
-        let integer = try integer(name)
-        guard integer > 0 else { throw invalid(name, "must be > 0 or null") }
-        return integer
+        guard let size = ImageRules.size(Int64(try integer(name))) else { throw invalid(name, "must be > 0 or null") }
+        return size
     }
 
     func number(_ name: Name) throws -> Double {

@@ -67,7 +67,8 @@ public struct RecentDocuments: Sendable {
     /// `JSONDecoder`'s first use costs about 2 ms of run-time type lookups.
     func stored() -> [RecentDocument] {
         guard let bytes = FileLocation.contents(of: file, limit: Self.maximumFileSize),
-            case .object(let list)? = try? ManifestParser.parse(Data(bytes), limits: Self.parsingLimits),
+            case .object(let list)? = try? JSONReader.value(
+                of: Data(bytes), named: "recents.json", maximumValues: 1_000_000, maximumDepth: 8),
             case .integer? = list["version"], case .array(let entries)? = list["documents"]
         else { return [] }
         var documents: [RecentDocument] = []
@@ -96,8 +97,6 @@ public struct RecentDocuments: Sendable {
 
     /// A list file larger than this is not read (it holds at most `capacity` short entries).
     private static let maximumFileSize = 4 << 20
-
-    private static let parsingLimits = ManifestParser.Limits(maximumImages: 0, maximumValues: 1_000_000, maximumDepth: 8)
 
     private static func encoded(_ documents: [RecentDocument]) -> Data {
         let entries = documents.map { document in

@@ -7,6 +7,13 @@ struct FileIdentity: Equatable, Sendable {
     var size: Int64
     var modifiedNanoseconds: Int64
 
+    init(device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+    }
+
     init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)

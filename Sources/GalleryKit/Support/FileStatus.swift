@@ -1,7 +1,7 @@
 import Foundation
 
 // The one place that knows how each platform names a file's times in `stat`: Linux's
-// `st_mtim` and `st_ctim`, Darwin's `st_mtimespec` and `st_ctimespec`.
+// `st_atim`, `st_mtim` and `st_ctim`, Darwin's `st_atimespec`, `st_mtimespec` and `st_ctimespec`.
 extension stat {
     /// The modification time, in nanoseconds since 1970.
     var modifiedNanoseconds: Int64 {
@@ -18,6 +18,15 @@ extension stat {
             Self.nanoseconds(st_ctimespec)
         #else
             Self.nanoseconds(st_ctim)
+        #endif
+    }
+
+    /// The access and modification times, as `utimensat` takes them.
+    var accessAndModificationTimes: [timespec] {
+        #if canImport(Darwin)
+            [st_atimespec, st_mtimespec]
+        #else
+            [st_atim, st_mtim]
         #endif
     }
 
