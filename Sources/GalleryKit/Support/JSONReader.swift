@@ -89,6 +89,7 @@ struct JSONReader {
         GalleryError(.damagedDocument, "\(name) is not valid JSON (\(problem) at byte \(index))")
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -99,12 +100,14 @@ struct JSONReader {
     }
 
     /// The first byte of the next value, if any, without counting it.
+    @inline(__always)
     mutating func nextByte() -> UInt8? {
         skipWhitespace()
         return index < bytes.count ? bytes[index] : nil
     }
 
     /// Moves to the next value and counts it; returns its first byte.
+    @inline(__always)
     mutating func startValue() throws -> UInt8 {
         skipWhitespace()
         guard index < bytes.count else { throw invalid("unexpected end") }
@@ -115,12 +118,14 @@ struct JSONReader {
         return bytes[index]
     }
 
+    @inline(__always)
     mutating func nest() throws {
         depth += 1
         guard depth <= maximumDepth else { throw invalid("nested more than \(maximumDepth) levels deep") }
     }
 
     /// The bytes of a string with no escapes, all ASCII (its opening quote next); nil otherwise.
+    @inline(__always)
     mutating func plainString() throws -> UnsafeBufferPointer<UInt8>? {
         let token = try stringToken()
         return token.decoded == nil ? token.bytes : nil
@@ -129,11 +134,13 @@ struct JSONReader {
     // MARK: Objects and arrays, step by step
 
     /// Reads `{`; returns whether a member follows (not `}` at once).
+    @inline(__always)
     mutating func beginObject() throws -> Bool {
         try begin(closing: UInt8(ascii: "}"))
     }
 
     /// Reads the opening bracket; returns whether an item follows (not `closing` at once).
+    @inline(__always)
     mutating func begin(closing: UInt8) throws -> Bool {
         try nest()
         index += 1
@@ -145,6 +152,7 @@ struct JSONReader {
     }
 
     /// Reads a member's name and the `:` after it.
+    @inline(__always)
     mutating func memberName() throws -> StringToken {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw invalid("expected a member name") }
@@ -156,20 +164,24 @@ struct JSONReader {
     }
 
     /// Reads what follows a member: `,` (returns true: another member) or `}`.
+    @inline(__always)
     mutating func endOfMember() throws -> Bool {
         try endOfItem(closing: UInt8(ascii: "}"), "expected ',' or '}'")
     }
 
     /// Reads `[`; returns whether an element follows (not `]` at once).
+    @inline(__always)
     mutating func beginArray() throws -> Bool {
         try begin(closing: UInt8(ascii: "]"))
     }
 
     /// Reads what follows an element: `,` (returns true: another element) or `]`.
+    @inline(__always)
     mutating func endOfElement() throws -> Bool {
         try endOfItem(closing: UInt8(ascii: "]"), "expected ',' or ']'")
     }
 
+    @inline(__always)
     mutating func endOfItem(closing: UInt8, _ problem: String) throws -> Bool {
         skipWhitespace()
         guard index < bytes.count else { throw invalid("unexpected end") }
@@ -183,6 +195,7 @@ struct JSONReader {
         return false
     }
 
+    @inline(__always)
     mutating func literal(_ word: StaticString) throws {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count,
