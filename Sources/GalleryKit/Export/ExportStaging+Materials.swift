@@ -61,11 +61,9 @@ extension ExportStaging {
     private func makeFolders(for paths: some Sequence<String>) throws {
         for folderName in Set(paths.map { ($0 as NSString).deletingLastPathComponent }) where !folderName.isEmpty {
             let url = folder.appendingPathComponent(folderName)
-            do throws(SystemError) {
-                try FileLocation.makeDirectory(url, mode: 0o755)
-            } catch  where error != .exists {
-                throw GalleryError.system("cannot create", url: url, error)
-            } catch {}
+            try GalleryError.system("cannot create", url: url) { () throws(SystemError) in
+                try FileLocation.makeDirectoryUnlessPresent(url, mode: 0o755)
+            }
         }
     }
 

@@ -13,21 +13,6 @@ enum ContactSheet {
         var y: Int
         var width: Int
         var height: Int
-
-        /// The whole pixels of `frame` moved by `x`, `y`: each edge rounded, not each size, so
-        /// frames a gap apart stay apart (a.maxX < b.x stays so); at least 1 pixel a side.
-        init(roundingEdgesOf frame: LayoutFrame, offsetBy x: Int = 0, _ y: Int = 0) {
-            let left = Int(frame.x.rounded()), right = Int(frame.maxX.rounded())
-            let upper = Int(frame.y.rounded()), lower = Int(frame.maxY.rounded())
-            self.init(x: x + left, y: y + upper, width: max(1, right - left), height: max(1, lower - upper))
-        }
-
-        init(x: Int, y: Int, width: Int, height: Int) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
     }
 
     /// A thumbnail to draw: a file, or bytes in memory (a document's entry).
@@ -136,5 +121,15 @@ enum ContactSheet {
     private struct SharedCanvas: @unchecked Sendable {
         let handle: OpaquePointer
         let unreadable: UnsafeMutableBufferPointer<Bool>
+    }
+}
+
+extension ContactSheet.Rect {
+    /// The whole pixels of `frame` moved by `x`, `y`: each edge rounded, not each size, so frames
+    /// a gap apart stay apart (a.maxX < b.x stays so); at least 1 pixel a side.
+    init(roundingEdgesOf frame: LayoutFrame, offsetBy x: Int = 0, _ y: Int = 0) {
+        let left = Int(frame.x.rounded()), right = Int(frame.maxX.rounded())
+        let upper = Int(frame.y.rounded()), lower = Int(frame.maxY.rounded())
+        self.init(x: x + left, y: y + upper, width: max(1, right - left), height: max(1, lower - upper))
     }
 }

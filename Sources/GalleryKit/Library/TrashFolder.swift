@@ -25,11 +25,9 @@ struct TrashFolder: Sendable, Equatable {
             try? FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         for folder in [url, files, info] {
-            do throws(SystemError) {
-                try FileLocation.makeDirectory(folder, mode: 0o700)
-            } catch  where error != .exists {
-                throw GalleryError.system("cannot create the trash folder", url: folder, error)
-            } catch {}
+            try GalleryError.system("cannot create the trash folder", url: folder) { () throws(SystemError) in
+                try FileLocation.makeDirectoryUnlessPresent(folder, mode: 0o700)
+            }
             guard let status = FileLocation.linkStatus(of: folder), status.st_mode & S_IFMT == S_IFDIR else {
                 throw GalleryError(.cannotCreate, url: folder, "is not a folder; cannot use it as the Trash")
             }

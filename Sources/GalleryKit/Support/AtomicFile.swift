@@ -71,7 +71,8 @@ enum AtomicFile {
         case .createNew:
             // link(2) fails with EEXIST instead of replacing a file created meanwhile.
             try GalleryError.system("cannot create", url: shown, ifExists: "already exists (use --force to replace it)") {
-                () throws(SystemError) in try FileLocation.link(temporary, to: url)
+                () throws(SystemError) in
+                try FileLocation.link(temporary, to: url)
             }
             FileLocation.unlink(temporary)
         }

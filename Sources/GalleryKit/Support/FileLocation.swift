@@ -121,6 +121,15 @@ enum FileLocation {
         }
     }
 
+    /// `makeDirectory`, where something already at `url` is no failure (the caller checks what).
+    static func makeDirectoryUnlessPresent(_ url: URL, mode: mode_t) throws(SystemError) {
+        do {
+            try makeDirectory(url, mode: mode)
+        } catch  where error != .exists {
+            throw error
+        } catch {}
+    }
+
     static func makeDirectory(_ url: URL, mode: mode_t) throws(SystemError) {
         try SystemError.check(
             withPath(of: url) { path in

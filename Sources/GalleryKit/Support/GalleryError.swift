@@ -96,35 +96,26 @@ extension GalleryError {
         }
     }
 
-    /// An error from a failed system call, with errno turned into words and the right code.
     /// `system(_:url:errno:)` for a `FileLocation` call's failure.
     static func system(_ operation: String, url: URL, _ error: SystemError) -> GalleryError {
         system(operation, url: url, errno: error.code)
     }
 
-    /// Runs a `FileLocation` call; its failure is the error saying what could not be done to `url`.
-    static func system<T>(_ operation: String, url: URL, _ call: () throws(SystemError) -> T) throws(GalleryError) -> T {
+    /// Runs a `FileLocation` call; its failure is the error saying what could not be done to
+    /// `url` — with `existing` as the reason of an `.alreadyExists`, if given, when something has
+    /// the name already.
+    static func system<T>(
+        _ operation: String, url: URL, ifExists existing: String? = nil, _ call: () throws(SystemError) -> T
+    ) throws(GalleryError) -> T {
         do {
             return try call()
         } catch {
+            if error == .exists, let existing { throw GalleryError(.alreadyExists, url: url, existing) }
             throw system(operation, url: url, error)
         }
     }
 
-    /// As `system(_:url:_:)`, but `.alreadyExists` with the reason `existing` when something has
-    /// the name already.
-    static func system<T>(
-        _ operation: String, url: URL, ifExists existing: String, _ call: () throws(SystemError) -> T
-    ) throws(GalleryError) -> T {
-        do throws(SystemError) {
-            return try call()
-        } catch .exists {
-            throw GalleryError(.alreadyExists, url: url, existing)
-        } catch {
-            throw system(operation, url: url, error)
-        }
-    }
-
+    /// An error from a failed system call, with errno turned into words and the right code.
     static func system(_ operation: String, url: URL, errno number: Int32 = errno) -> GalleryError {
         let message = String(cString: strerror(number))
         switch number {

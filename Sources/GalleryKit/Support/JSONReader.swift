@@ -13,7 +13,7 @@ struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     /// The most values of any kind, so that a text within its size limit cannot make millions of
     /// tiny values (`[0,0,0,…]`) and exhaust memory.
-    var maximumValues: Int
+    let maximumValues: Int
     let maximumDepth: Int
     /// Where the next byte is read.
     var index = 0

@@ -17,10 +17,11 @@ enum SavePoint: String {
     /// A listing has written its rows to the browse index, inside its transaction, not committed.
     case indexRowsWritten = "index-rows-written"
 
+    /// Two `getenv`s, not `ProcessInfo`'s dictionary of the whole environment: every browse that
+    /// writes the index and every save passes a point.
     private static let requested: (point: String, signal: String)? = {
-        let environment = ProcessInfo.processInfo.environment
-        guard let point = environment["GALLERYKIT_PAUSE_AT"], let signal = environment["GALLERYKIT_PAUSED"] else { return nil }
-        return (point, signal)
+        guard let point = getenv("GALLERYKIT_PAUSE_AT"), let signal = getenv("GALLERYKIT_PAUSED") else { return nil }
+        return (String(cString: point), String(cString: signal))
     }()
 
     /// Stops here for good if a test asked for this point.
