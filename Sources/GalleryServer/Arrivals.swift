@@ -33,17 +33,27 @@ actor Arrivals {
 
     /// Shows a placeholder for each source at once, then fetches (or reads) and caches them, and
     /// inserts them before `before` in one edit, after the document's earlier arrivals.
+    /// - Throws: `APIError` 429 when the document has too many images arriving already.
+    func receive(_ sources: [ImageSource], before: UUID?, into url: URL, services: Services) async throws -> [Placeholder] {
+        try await receive(sources.map(\.description), before: before, into: url, services: services) {
+            try await PreparedImages.prepare(sources, cache: true, thumbnails: true, fetcher: services.fetcher)
+        }
+    }
+
+    /// Shows a placeholder for each of `labels` at once, then prepares the images with `prepare`
+    /// and inserts them before `before` in one edit, after the document's earlier arrivals.
     /// - Parameter discarding: a folder to remove once done, or at once if refused (an upload's).
     /// - Throws: `APIError` 429 when the document has too many images arriving already.
     func receive(
-        _ sources: [ImageSource], before: UUID?, into url: URL, services: Services, discarding: URL? = nil
+        _ labels: [String], before: UUID?, into url: URL, services: Services, discarding: URL? = nil,
+        preparing prepare: @escaping @Sendable () async throws -> PreparedImages
     ) async throws -> [Placeholder] {
         let count = waiting[url]?.count ?? 0
-        guard count + sources.count <= Self.maximumWaiting else {
+        guard count + labels.count <= Self.maximumWaiting else {
             if let discarding { try? FileManager.default.removeItem(at: discarding) }
             throw APIError(.tooManyRequests, "\(count) images are still arriving in \(url.lastPathComponent); wait for them first")
         }
-        let placeholders = sources.map { Placeholder(source: $0.description, before: before) }
+        let placeholders = labels.map { Placeholder(source: $0, before: before) }
         waiting[url, default: []] += placeholders
 
         // Chained before any suspension, so a drop that comes in meanwhile goes after this one.
@@ -52,7 +62,7 @@ actor Arrivals {
         let task = Task {
             var failure: (any Error)?
             do {
-                let prepared = try await PreparedImages.prepare(sources, cache: true, thumbnails: true, fetcher: services.fetcher)
+                let prepared = try await prepare()
                 await previous?.value
                 _ = try await services.edits.apply(
                     { document in

@@ -49,10 +49,12 @@ struct BrowserRoutes {
         }
         api.get("documents/:name/preview") { _, context in
             let url = try folder.document(named: context.parameters.require("name"))
-            guard let jpeg = try await offloaded({ try GalleryDocument.previewBytes(ofDocumentAt: url) }) else {
-                throw APIError(.notFound, "\(url.lastPathComponent) has no preview")
+            let version = DocumentVersion.of(url)
+            if let jpeg = try await offloaded({ try GalleryDocument.previewBytes(ofDocumentAt: url) }) {
+                return ImageBody.response(jpeg, mediaType: "image/jpeg", tag: version)
             }
-            return ImageBody.response(jpeg, mediaType: "image/jpeg", tag: DocumentVersion.of(url))
+            guard let made = try await viewedPreview(of: url) else { throw APIError(.notFound, "\(url.lastPathComponent) has no preview") }
+            return ImageBody.response(made, mediaType: "image/jpeg", tag: version + "-viewed")
         }
         api.post("documents") { request, _ in
             let title = try await JSONBody.decode(NewDocument.self, from: request).title
@@ -134,6 +136,33 @@ struct BrowserRoutes {
 
 /// Image bytes from a document, served so that they can never act as a page: their type from
 /// the document only among image types, and a sandbox on top of the app's policy.
+extension BrowserRoutes {
+    /// A preview for a document that stores none (a gallery of links): its first images'
+    /// thumbnails, fetched on view as its page shows them, drawn as a stored preview is. The
+    /// document is not changed. `nil` when none of those images can be had.
+    func viewedPreview(of url: URL) async throws -> Data? {
+        let document = try await offloaded { try GalleryDocument(contentsOf: url) }
+        let shown = document.gallery.images.lazy.filter { !$0.hasFailed }.prefix(PageStyle.previewCount)
+        let remote = services.remoteImages
+        let thumbnails = await withTaskGroup(of: (Int, Data?).self) { group in
+            for (position, image) in shown.enumerated() {
+                group.addTask {
+                    if let stored = try? await offloaded({ try document.thumbnailBytes(of: image) }) { return (position, stored) }
+                    guard let source = try? ImageSource(image.url), case .success(let thumbnail) = await remote.thumbnail(source) else {
+                        return (position, nil)
+                    }
+                    return (position, thumbnail.bytes)
+                }
+            }
+            var found: [(Int, Data)] = []
+            for await (position, bytes) in group { if let bytes { found.append((position, bytes)) } }
+            return found.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        guard !thumbnails.isEmpty else { return nil }
+        return try? await offloaded { try Thumbnailer.previewJPEG(of: thumbnails) }
+    }
+}
+
 enum ImageBody {
     static let imageTypes: Set<String> = [
         "image/jpeg", "image/png", "image/gif", "image/webp", "image/avif", "image/heif", "image/tiff", "image/bmp",

@@ -11,17 +11,19 @@ enum GalleryEdit: Sendable {
     /// "" clears the caption.
     case caption(id: UUID, text: String)
     case title(String)
+    /// Stores the bytes of the images (fetched on view, or again) in the document.
+    case keep(ids: [UUID])
     case undo
     case redo
 
     /// The request's JSON: `action` and the members that action takes.
     struct Request: Decodable {
         enum Action: String, Decodable {
-            case move, remove, columns, caption, title, undo, redo
+            case move, remove, columns, caption, title, keep, undo, redo
         }
 
         var action: Action
-        /// `move`, `remove`: the images, in any order.
+        /// `move`, `remove`, `keep`: the images, in any order.
         var ids: [UUID]?
         /// `move`: the image the moved ones are put before; absent or null for the end.
         var before: UUID?
@@ -43,11 +45,16 @@ enum GalleryEdit: Sendable {
             }
         }
         switch request.action {
-        case .move, .remove:
+        case .move, .remove, .keep:
             guard let ids = request.ids, !ids.isEmpty else {
                 throw APIError(.badRequest, "\(request.action.rawValue) needs 'ids', the images to \(request.action.rawValue)")
             }
-            self = request.action == .move ? .move(ids: ids, before: request.before) : .remove(ids: ids)
+            self =
+                switch request.action {
+                case .move: .move(ids: ids, before: request.before)
+                case .remove: .remove(ids: ids)
+                default: .keep(ids: ids)
+                }
         case .columns:
             guard let count = request.count else { throw APIError(.badRequest, "columns needs 'count', the images per row") }
             self = .columns(count)
@@ -62,8 +69,10 @@ enum GalleryEdit: Sendable {
         }
     }
 
-    /// The edit as the queue applies it to the document, under its lock.
-    var change: EditQueue.Edit {
+    /// The edit as the queue applies it to the document, under its lock; `nil` for `keep`,
+    /// whose images are fetched first, outside the lock (`GalleryRoutes.keeping`).
+    var change: EditQueue.Edit? {
+        if case .keep = self { return nil }
         let edit = self
         return { document in
             switch edit {
@@ -72,6 +81,7 @@ enum GalleryEdit: Sendable {
             case .columns(let count): try document.edit { try $0.setColumns(count) }
             case .caption(let id, let text): try document.edit { try $0.setCaption(text, ofImageWithID: id) }
             case .title(let text): try document.edit { try $0.setTitle(text) }
+            case .keep: break
             case .undo: try document.undo()
             case .redo: try document.redo()
             }

@@ -31,7 +31,9 @@ struct GalleryRoutes {
         }
         api.post(":name/edits") { request, context in
             let url = try document(context)
-            let change = try GalleryEdit(await JSONBody.decode(GalleryEdit.Request.self, from: request)).change
+            let edit = try GalleryEdit(await JSONBody.decode(GalleryEdit.Request.self, from: request))
+            let change: EditQueue.Edit
+            if let plain = edit.change { change = plain } else { change = try await keeping(edit, in: url) }
             let outcome = try await services.edits.apply(change, to: url)
             _ = services.recents.record(url, .edited)
             await services.events.documentChanged(url)
@@ -46,10 +48,11 @@ struct GalleryRoutes {
         }
         api.post(":name/uploads") { request, context in
             let url = try document(context)
-            let file = try await storeUpload(request)
+            let (file, name) = try await storeUpload(request)
             let before = request.uri.queryParameters["before"].flatMap { UUID(uuidString: String($0)) }
             _ = try await services.arrivals.receive(
-                [.file(file)], before: before, into: url, services: services, discarding: file.deletingLastPathComponent())
+                [name], before: before, into: url, services: services, discarding: file.deletingLastPathComponent()
+            ) { try PreparedImages(upload: file, named: name) }
             return try await currentState(of: url, for: request, status: .accepted)
         }
         api.post(":name/retries") { request, context in
@@ -63,11 +66,11 @@ struct GalleryRoutes {
             try await services.arrivals.retry(image, in: url, services: services)
             return try await currentState(of: url, for: request, status: .accepted)
         }
-        api.get(":name/images/:id") { _, context in
-            try await storedImage(context, thumbnail: false)
+        api.get(":name/images/:id") { request, context in
+            try await image(request, context, thumbnail: false)
         }
-        api.get(":name/thumbnails/:id") { _, context in
-            try await storedImage(context, thumbnail: true)
+        api.get(":name/thumbnails/:id") { request, context in
+            try await image(request, context, thumbnail: true)
         }
         api.get(":name/events") { _, context in
             let url = try document(context)
@@ -89,6 +92,31 @@ struct GalleryRoutes {
 
     private func document(_ context: BasicRequestContext) throws -> URL {
         try folder.document(named: context.parameters.require("name"))
+    }
+
+    /// The edit that stores the bytes of the images `keep` names — those not stored yet — in
+    /// the document, fetched first (from the cache when they were viewed). All or nothing: if
+    /// one cannot be had, none is kept and the answer says which and why.
+    private func keeping(_ edit: GalleryEdit, in url: URL) async throws -> EditQueue.Edit {
+        guard case .keep(let ids) = edit else { throw APIError(.badRequest, "not a keep") }
+        let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
+        let wanted = Set(ids)
+        let images = opened.gallery.images.filter { wanted.contains($0.id) && !$0.isCached && !$0.hasFailed }
+        guard !images.isEmpty else {
+            throw APIError(.badRequest, "\(url.lastPathComponent): those images are stored in it already (or failed, or are gone)")
+        }
+        let sources: [ImageSource]
+        do { sources = try images.map { try ImageSource($0.url) } } catch { throw APIError.from(error) }
+        let prepared = try await PreparedImages.prepare(sources, cache: true, thumbnails: true, fetcher: services.fetcher)
+        if let failure = prepared.failures.first {
+            let count = prepared.failures.count
+            throw APIError(
+                .badGateway,
+                "\(count == 1 ? "an image" : "\(count) images") could not be fetched, so none was kept: \(failure.source): \(failure.reason)"
+            )
+        }
+        let keptIDs = images.map(\.id)
+        return { document in try document.update(imagesWithIDs: keptIDs, from: prepared, keepingStatusOfFailures: true) }
     }
 
     /// The document as it is on disk. Its version is read before the file: a save landing in
@@ -136,10 +164,11 @@ struct GalleryRoutes {
 
     /// Stores an uploaded file (at most the configured size) in a folder of its own and checks
     /// by reading its header, not its name, that it is an image.
-    private func storeUpload(_ request: Request) async throws -> URL {
+    /// - Returns: the file, and the name the browser gave it (one plain component).
+    private func storeUpload(_ request: Request) async throws -> (file: URL, name: String) {
         let bytes = try await JSONBody.bytes(of: request, maximumBytes: services.configuration.maximumUploadBytes)
         guard !bytes.isEmpty else { throw APIError(.badRequest, "the upload is empty") }
-        // The name is only a label (the image's file: URL ends with it): one plain component.
+        // The name is only a label (the image's upload URL is made of it): one plain component.
         let given = (request.headers[.fileName].flatMap { $0.removingPercentEncoding } ?? "upload")
             .unicodeScalars.filter { $0.value >= 0x20 && $0 != "\u{7F}" }.map(String.init).joined()
         let name = given.split(separator: "/").last.map(String.init).flatMap { $0.hasPrefix(".") || $0.isEmpty ? nil : $0 } ?? "upload"
@@ -155,25 +184,41 @@ struct GalleryRoutes {
                 throw APIError(.unsupportedMediaType, "\(name): not an image this app can read")
             }
         }
-        return file
+        return (file, String(name.prefix(200)))
     }
 
-    private func storedImage(_ context: BasicRequestContext, thumbnail: Bool) async throws -> Response {
+    /// An image's bytes (or thumbnail): stored in the document, or else fetched on view
+    /// (`RemoteImages`), the document unchanged. A failure to fetch answers 502 with the reason;
+    /// `?retry=…` fetches again after one.
+    private func image(_ request: Request, _ context: BasicRequestContext, thumbnail: Bool) async throws -> Response {
         let url = try document(context)
         guard let id = UUID(uuidString: try context.parameters.require("id")) else { throw APIError(.badRequest, "not an image id") }
-        let found: (Data, String)? = try await offloaded {
+        let found: (image: GalleryImage, stored: (Data, String)?) = try await offloaded {
             let document = try GalleryDocument(contentsOf: url)
             guard let image = document.gallery.images.first(where: { $0.id == id }) else {
                 throw APIError(.notFound, "\(url.lastPathComponent): no such image")
             }
-            if thumbnail, let bytes = try document.thumbnailBytes(of: image) { return (bytes, "image/jpeg") }
-            if let bytes = try document.cachedBytes(of: image) { return (bytes, image.cached!.mediaType) }
-            return nil
+            if thumbnail, let bytes = try document.thumbnailBytes(of: image) { return (image, (bytes, "image/jpeg")) }
+            if let bytes = try document.cachedBytes(of: image) { return (image, (bytes, image.cached!.mediaType)) }
+            return (image, nil)
         }
-        guard let (bytes, type) = found else {
-            throw APIError(.notFound, "\(url.lastPathComponent): the image's bytes are not stored in the document")
+        if let (bytes, type) = found.stored {
+            return ImageBody.response(bytes, mediaType: type, tag: "\(id)-\(thumbnail ? "t" : "i")-\(bytes.count)")
         }
-        return ImageBody.response(bytes, mediaType: type, tag: "\(id)-\(thumbnail ? "t" : "i")-\(bytes.count)")
+        guard !found.image.hasFailed else { throw APIError(.notFound, "\(url.lastPathComponent): the image failed to load when added") }
+        let source: ImageSource
+        do { source = try ImageSource(found.image.url) } catch let error as GalleryError { throw APIError(.notFound, error.reason) }
+        let retrying = request.uri.queryParameters["retry"] != nil
+        let remote: Result<(bytes: Data, mediaType: String), FetchFailure> =
+            thumbnail
+            ? await services.remoteImages.thumbnail(source, retrying: retrying)
+            : await services.remoteImages.image(source, retrying: retrying).map { ($0.bytes, $0.mediaType) }
+        switch remote {
+        case .success(let (bytes, type)):
+            return ImageBody.response(bytes, mediaType: type, tag: "\(id)-\(thumbnail ? "rt" : "ri")-\(bytes.count)")
+        case .failure(let failure):
+            throw APIError(.badGateway, failure.reason)
+        }
     }
 }
 

@@ -27,6 +27,9 @@ public struct GalleryServer: Sendable {
         public var maximumDroppedImages = 100
         /// How web images dropped in are fetched (size cap, time-outs).
         public var fetching = ImageFetcher.Configuration()
+        /// The most bytes the shared image cache (`ImageCache`, in the cache folder of
+        /// `directories`) may hold; 0 turns it off.
+        public var imageCacheCapacity = ImageCache.defaultCapacity
         /// How often documents being watched are checked for changes on disk.
         public var pollInterval: Duration = .milliseconds(250)
 

@@ -14,6 +14,7 @@ final class Services: Sendable {
     let events: DocumentEvents
     let arrivals: Arrivals
     let fetcher: ImageFetcher
+    let remoteImages: RemoteImages
     let uploads: URL
 
     init(configuration: GalleryServer.Configuration, folder: DocumentFolder) {
@@ -24,7 +25,10 @@ final class Services: Sendable {
         browser = DocumentBrowser(index: DocumentIndex(directories: configuration.directories))
         events = DocumentEvents(pollInterval: configuration.pollInterval)
         arrivals = Arrivals()
-        fetcher = ImageFetcher(configuration: configuration.fetching)
+        fetcher = ImageFetcher(
+            configuration: configuration.fetching,
+            cache: ImageCache(directories: configuration.directories, capacity: configuration.imageCacheCapacity))
+        remoteImages = RemoteImages(fetcher: fetcher)
         uploads = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-serve-\(GalleryServer.randomHex(byteCount: 8))")
     }
 

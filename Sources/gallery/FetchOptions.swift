@@ -17,6 +17,8 @@ struct DownloadOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "No progress line while fetching.")
     var quiet = false
 
+    @OptionGroup var imageCache: ImageCacheOptions
+
     func validate() throws {
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 64") }
         guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be from 0 to 3600 seconds") }
@@ -39,7 +41,7 @@ struct DownloadOptions: ParsableArguments {
         needed: Bool,
         _ body: (ImageFetcher?, @escaping @Sendable (ImageFetcher.Progress) -> Void) async throws -> T
     ) async throws -> T {
-        let fetcher = needed ? ImageFetcher(configuration: configuration) : nil
+        let fetcher = needed ? ImageFetcher(configuration: configuration, cache: imageCache.cache) : nil
         let line = ProgressLine(enabled: !quiet)
         let outcome: Result<T, any Error>
         do {
@@ -72,6 +74,23 @@ struct FetchOptions: ParsableArguments {
     }
 }
 
+/// The image cache every command that fetches shares (`ImageCache`): an image downloaded once,
+/// or seen in `gallery serve`, is not downloaded again.
+struct ImageCacheOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The most the shared image cache may hold (suffixes K, M, G; 0 turns it off).",
+            discussion:
+                "The cache is $XDG_CACHE_HOME/gallery/images (~/.cache/gallery/images); the least recently used images go first. Deleting the folder empties it.",
+            valueName: "bytes"))
+    var imageCacheSize = ByteCount(value: ImageCache.defaultCapacity)
+
+    /// The cache, or `nil` when turned off.
+    var cache: ImageCache? {
+        imageCacheSize.value > 0 ? ImageCache(directories: BaseDirectories(), capacity: imageCacheSize.value) : nil
+    }
+}
+
 /// A byte count with an optional K, M or G suffix (powers of 1024).
 struct ByteCount: ExpressibleByArgument {
     var value: Int64
@@ -85,10 +104,14 @@ struct ByteCount: ExpressibleByArgument {
         let unit = text.last.flatMap { units[$0] }
         if unit != nil { text.removeLast() }
         guard let number = Int64(text), number >= 0 else { return nil }
-        value = number * (unit ?? 1)
+        let (product, overflow) = number.multipliedReportingOverflow(by: unit ?? 1)
+        guard !overflow else { return nil }
+        value = product
     }
 
-    var defaultValueDescription: String { value % (1 << 20) == 0 ? "\(value >> 20)M" : "\(value)" }
+    var defaultValueDescription: String {
+        value >= 1 << 30 && value % (1 << 30) == 0 ? "\(value >> 30)G" : value % (1 << 20) == 0 ? "\(value >> 20)M" : "\(value)"
+    }
 }
 
 /// Lists what could not be fetched on stderr, one line each, and says whether all went well.

@@ -15,6 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
             redo. Every change is saved as 'gallery edit' saves it, and open pages follow \
             changes made elsewhere within a second.
 
+            Images whose bytes are not stored in the document (a gallery of links) are fetched \
+            when shown and kept in the shared image cache, never in the document: viewing \
+            changes nothing. "Keep in gallery" on the page stores them (undoable).
+
             Only this machine can connect (127.0.0.1) unless --host says otherwise, and only \
             with the printed URL: it carries a secret token that changes at every start. \
             Ctrl-C stops the server.
@@ -41,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Open the app in the default browser (xdg-open).")
     var open = false
 
+    @OptionGroup(title: "Images not stored in their document") var imageCache: ImageCacheOptions
+
     func validate() throws {
         guard (0...65535).contains(port ?? 0) else { throw ValidationError("--port must be from 0 to 65535") }
     }
@@ -49,6 +55,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = GalleryServer.Configuration(folder: RawArguments.fileURL(for: folder ?? "."))
         configuration.host = host
         configuration.port = port ?? 0
+        configuration.imageCacheCapacity = imageCache.imageCacheSize.value
         let server = try GalleryServer(configuration: configuration)
         if !configuration.isLoopbackOnly {
             FileHandle.standardError.write(

@@ -35,6 +35,25 @@ import Testing
         #expect(try gallery("verify", "Web.gallery").status == 0)
     }
 
+    @Test func anImageFetchedOnceIsNotDownloadedAgainByExport() throws {
+        // `/once/` answers 410 after its first request: the export can only read the image cache.
+        let link = url("/once/\(UUID().uuidString)/01-dawn.jpg")
+        let cacheHome = folder.path("cache")
+        let created = try Command.gallery(["create", "Web.gallery", link], in: folder.url, environment: ["XDG_CACHE_HOME": cacheHome.path])
+        #expect(created.status == 0, "\(created)")
+        #expect(try images().first?["cached"] as? Bool == false)
+        let exported = try Command.gallery(
+            ["export", "Web.gallery", "--format", "cbz", "--output", "Web.cbz"], in: folder.url,
+            environment: ["XDG_CACHE_HOME": cacheHome.path])
+        #expect(exported.status == 0, "\(exported)")
+        #expect(FileManager.default.fileExists(atPath: cacheHome.appendingPathComponent("gallery/images/objects").path))
+        // Turned off, the cache is neither read nor written.
+        let uncached = try Command.gallery(
+            ["export", "Web.gallery", "--format", "cbz", "--output", "Again.cbz", "--image-cache-size", "0"], in: folder.url,
+            environment: ["XDG_CACHE_HOME": cacheHome.path])
+        #expect(uncached.status == 2 && uncached.errorOutput.contains("HTTP 410"), "\(uncached)")
+    }
+
     @Test func addsFailedImagesListsThemAndExitsWithTwo() throws {
         let result = try gallery("create", "Web.gallery", url("/image/02-forest.jpg"), url("/status/404"), url("/text"))
         #expect(result.status == 2, "\(result)")

@@ -217,7 +217,10 @@ import Testing
             #expect(uploaded.status == .accepted)
             await harness.services.arrivals.waitForAll()
             let gallery = try harness.document().gallery
-            #expect(gallery.images.count == 3 && gallery.images[0].isCached && gallery.images[0].url.lastPathComponent == "beach photo.txt")
+            #expect(gallery.images.count == 3 && gallery.images[0].isCached)
+            // Where it came from (spec §5.3), not the server's temporary copy.
+            #expect(gallery.images[0].url.absoluteString == "file:///beach%20photo.txt#upload")
+            #expect(gallery.images[0].isUpload)
             #expect(try harness.document().cachedBytes(of: gallery.images[0]) == file)
 
             headers[.fileName] = "..%2F..%2Fevil%00.jpg"  // a label only: never a path
@@ -225,7 +228,7 @@ import Testing
                 uri: "/api/galleries/Trip.gallery/uploads", method: .post, headers: headers, body: ByteBuffer(bytes: file))
             #expect(again.status == .accepted)
             await harness.services.arrivals.waitForAll()
-            #expect(try harness.document().gallery.images.last?.url.lastPathComponent == "evil.jpg")
+            #expect(try harness.document().gallery.images.last?.url.absoluteString == "file:///evil.jpg#upload")
 
             headers[.fileName] = "photo.jpg"
             let text = try await client.call(.post, "/api/galleries/Trip.gallery/uploads", json: ["not": "an image"], headers: headers)

@@ -16,6 +16,14 @@ public final class TemporaryFolder: @unchecked Sendable {
     /// A path inside the folder.
     public func path(_ name: String) -> URL { url.appendingPathComponent(name) }
 
+    /// Writes `data` to the file `name` in the folder.
+    /// - Returns: the file.
+    public func write(_ data: Data, to name: String) throws -> URL {
+        let file = path(name)
+        try data.write(to: file)
+        return file
+    }
+
     /// The names in the folder, hidden ones included, sorted.
     public func listing() -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()

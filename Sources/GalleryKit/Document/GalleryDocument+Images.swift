@@ -22,6 +22,7 @@ extension GalleryDocument {
         let valid = try gallery.validated(offsets)
         let targets = valid.filter {
             !gallery.images[$0].isCached && !gallery.images[$0].hasFailed && gallery.images[$0].url.isFileURL
+                && !gallery.images[$0].isUpload
         }
         let prepared = try Self.prepare(targets.map { gallery.images[$0].url }, cache: true, thumbnails: thumbnails)
         let made = thumbnails ? try missingThumbnails(atOffsets: valid) : [:]

@@ -69,9 +69,9 @@ public struct PreparedImages: Sendable {
                 case .success(let prepared):
                     slots[item.position] = prepared
                 case .failure(let reason):
-                    failures.append(Failure(position: item.position, source: item.url.absoluteString, reason: reason.text))
+                    failures.append(Failure(position: item.position, source: item.url.absoluteString, reason: reason.reason))
                     if !skippingFailed {
-                        let failed = GalleryImage(url: item.url, aspectRatio: 1, status: .failed, error: reason.text)
+                        let failed = GalleryImage(url: item.url, aspectRatio: 1, status: .failed, error: reason.reason)
                         slots[item.position] = GalleryDocument.PreparedImage(image: failed)
                     }
                 }
@@ -85,6 +85,15 @@ public struct PreparedImages: Sendable {
         self.init(try GalleryDocument.prepare(files, cache: cache, thumbnails: thumbnails))
     }
 
+    /// An image uploaded from a browser, in `file` (a copy that stays until the document is
+    /// saved), recorded as `GalleryImage.uploadURL(named:)` with its bytes and thumbnail stored.
+    /// - Throws: `.notAnImage` if the file is not an image.
+    public init(upload file: URL, named name: String) throws {
+        self.init([
+            try GalleryDocument.prepare(file, recordedAs: GalleryImage.uploadURL(named: name), cache: true, thumbnails: true)
+        ])
+    }
+
     private init(_ prepared: [GalleryDocument.PreparedImage], failures: [Failure] = [], spool: DownloadSpool? = nil) {
         images = prepared.map(\.image)
         self.failures = failures
@@ -93,16 +102,11 @@ public struct PreparedImages: Sendable {
     }
 }
 
-/// A reason an image could not be had, as an `Error` for `Result`.
-struct FailureReason: Error {
-    var text: String
-}
-
 extension GalleryDocument {
     /// Probes (and, when caching, hashes) downloaded files on all cores, keeping their order.
     static func prepareDownloads(
         _ downloads: [(url: URL, outcome: ImageFetcher.Outcome)], cache: Bool, thumbnails: Bool
-    ) -> [Result<PreparedImage, FailureReason>] {
+    ) -> [Result<PreparedImage, FetchFailure>] {
         var files: [(file: URL, recordedAs: URL)] = []
         for (url, outcome) in downloads {
             if case .downloaded(let file, _) = outcome { files.append((file, url)) }
@@ -111,11 +115,11 @@ extension GalleryDocument {
         return downloads.map { _, outcome in
             switch outcome {
             case .failed(let reason):
-                return .failure(FailureReason(text: reason))
+                return .failure(FetchFailure(reason))
             case .downloaded:
                 return prepared.next()!.mapError { error in
-                    guard let error = error as? GalleryError, error.code == .notAnImage else { return FailureReason(text: "\(error)") }
-                    return FailureReason(text: "not an image (\(error.reason))")
+                    guard let error = error as? GalleryError, error.code == .notAnImage else { return FetchFailure("\(error)") }
+                    return FetchFailure("not an image (\(error.reason))")
                 }
             }
         }

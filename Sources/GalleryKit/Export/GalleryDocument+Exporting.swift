@@ -12,7 +12,8 @@ extension GalleryDocument {
     ) async throws {
         let uncached = gallery.images.enumerated().filter { !$0.element.isCached && !$0.element.hasFailed }
         let web = uncached.filter { !$0.element.url.isFileURL }
-        let local = uncached.filter { $0.element.url.isFileURL }
+        let local = uncached.filter { $0.element.url.isFileURL && !$0.element.isUpload }
+        let uploads = uncached.filter(\.element.isUpload)
 
         if !web.isEmpty {
             guard let fetcher else { throw GalleryError(.invalidArgument, url: url, "web images need an ImageFetcher to be exported") }
@@ -22,11 +23,11 @@ extension GalleryDocument {
             try update(imagesWithIDs: web.map(\.element.id), from: prepared)
         }
 
-        if !local.isEmpty {
+        if !local.isEmpty || !uploads.isEmpty {
             let files = local.map { ($0.element.url.standardizedFileURL, $0.element.url) }
             let results = Self.prepare(files, cache: true, thumbnails: thumbnails)
             var read: [(UUID, PreparedImage)] = []
-            var unreadable: [(UUID, String)] = []
+            var unreadable = uploads.map { ($0.element.id, "uploaded from a browser; its bytes are not stored in the document") }
             for ((_, image), result) in zip(local, results) {
                 switch result {
                 case .success(let prepared): read.append((image.id, prepared))

@@ -7,6 +7,9 @@ import NIOHTTP1
 /// timeouts, an overall deadline per image, few redirects, and a size cap enforced while the
 /// bytes arrive. Results keep the order of the request, whatever order downloads finish in.
 ///
+/// With an `ImageCache`, an image in the cache is taken from it instead of downloaded, and each
+/// image downloaded (and found to be one by its bytes) is put in it.
+///
 /// Owns an `HTTPClient`; call `shutdown()` when done.
 public final class ImageFetcher: Sendable {
     /// Limits and parallelism of a fetcher; the defaults are the CLI's.
@@ -45,11 +48,14 @@ public final class ImageFetcher: Sendable {
     }
 
     public let configuration: Configuration
+    /// Where images are looked for before downloading and kept after; `nil` for none.
+    public let cache: ImageCache?
     private let client: HTTPClient
 
     /// Creates a fetcher with its own HTTP client, configured from `configuration`.
-    public init(configuration: Configuration = Configuration()) {
+    public init(configuration: Configuration = Configuration(), cache: ImageCache? = nil) {
         self.configuration = configuration
+        self.cache = cache
         // Set explicitly: the shared client's defaults are a browser's (20 redirects, no read timeout).
         var settings = HTTPClient.Configuration(
             redirectConfiguration: .follow(max: configuration.maximumRedirects, allowCycles: false),
@@ -102,8 +108,29 @@ public final class ImageFetcher: Sendable {
         return outcomes.map { $0! }
     }
 
-    /// Downloads one URL to `file`, within the deadline.
+    /// Puts the image at `url` in `file`: from the cache if it is there, else downloaded
+    /// (and then cached if its bytes are an image's).
     func download(_ url: URL, to file: URL) async -> Outcome {
+        let key = ImageCache.key(forImageAt: url)
+        if let hit = cache?.object(forKey: key) {
+            do throws(SystemError) {
+                try FileLocation.createFile(file, contents: hit.bytes, mode: 0o600)
+                return .downloaded(file, bytes: Int64(hit.bytes.count))
+            } catch {
+                return .failed(describe(GalleryError.system("cannot create", url: file, error)))
+            }
+        }
+        let outcome = await downloadNow(url, to: file)
+        if let cache, case .downloaded(let file, _) = outcome, let info = try? ImageProbe.info(forFileAt: file),
+            let bytes = try? Data(contentsOf: file)
+        {
+            cache.store(bytes, mediaType: info.mediaType, forKey: key)
+        }
+        return outcome
+    }
+
+    /// Downloads one URL to `file`, within the deadline.
+    private func downloadNow(_ url: URL, to file: URL) async -> Outcome {
         let deadline = configuration.deadline
         do {
             // The client's deadline covers the request; the race also covers a body that trickles.

@@ -9,9 +9,13 @@ public enum ImageSource: Sendable, Hashable, CustomStringConvertible {
 
     /// Classifies `url`: `file:` URLs are files; `http:` and `https:` URLs are fetched, after
     /// search-engine wrappers are removed (`WrapperURL`).
-    /// - Throws: `.invalidArgument` for any other scheme.
+    /// - Throws: `.invalidArgument` for any other scheme, and for an upload's URL (spec §5.3),
+    ///   which names no file to read.
     public init(_ url: URL) throws {
         switch url.scheme?.lowercased() {
+        case "file"? where url.fragment == "upload":
+            throw GalleryError(
+                .invalidArgument, path: url.absoluteString, "was uploaded from a browser and its bytes are not stored in the document")
         case "file"?: self = .file(url.standardizedFileURL)
         case "http"?, "https"?:
             let image = WrapperURL.unwrap(url)

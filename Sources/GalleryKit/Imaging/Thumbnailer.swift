@@ -39,7 +39,7 @@ public enum Thumbnailer {
     /// `PageStyle.preview`, each thumbnail shrunk to fit its cell (never enlarged) and centred on
     /// white, drawn by the contact sheet's code; a JPEG of quality 80.
     /// - Throws: `.notAnImage` if libvips cannot read a thumbnail or make the sheet.
-    static func previewJPEG(of thumbnails: [Data]) throws -> Data {
+    public static func previewJPEG(of thumbnails: [Data]) throws -> Data {
         do {
             let sizes = try thumbnails.map { try LibVips.header(of: $0) }.map { (width: $0.width, height: $0.height) }
             let plan = previewPlan(thumbnailSizes: sizes)

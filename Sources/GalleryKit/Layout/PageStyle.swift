@@ -94,5 +94,5 @@ extension PageStyle {
     static let preview = PageStyle(arrangement: .grid, width: 256, columns: 2, rowHeight: 128, spacing: 0)
 
     /// How many thumbnails the preview shows: two rows of its columns.
-    static var previewCount: Int { 2 * preview.columns }
+    public static var previewCount: Int { 2 * preview.columns }
 }

@@ -61,6 +61,23 @@ public struct GalleryImage: Sendable, Equatable, Identifiable {
     public var isCached: Bool { cached != nil }
     /// Whether the image could not be read.
     public var hasFailed: Bool { status == .failed }
+
+    /// Whether the image was uploaded from a browser (spec §5.3): its URL names no file to read.
+    public var isUpload: Bool { url.isFileURL && url.fragment == "upload" }
+
+    /// The URL an image uploaded from a browser is recorded with (spec §5.3): the name the
+    /// browser gave as a `file:` URL's one path segment, marked by the fragment `upload`. A
+    /// browser never says where the file was, and the server's copy is gone once the bytes are
+    /// stored in the document, so the URL says where the image came from without pointing at a
+    /// file that will not be there.
+    public static func uploadURL(named name: String) -> URL {
+        var components = URLComponents()
+        components.scheme = "file"
+        components.host = ""
+        components.path = "/" + name.replacingOccurrences(of: "/", with: "_")
+        components.fragment = "upload"
+        return components.url ?? URL(string: "file:///upload#upload")!
+    }
 }
 
 /// An image's bytes as stored in the document, content-addressed by their SHA-256.

@@ -151,6 +151,19 @@ enum FileLocation {
         return true
     }
 
+    /// Creates the file `url` (it must not exist) holding `bytes`; on failure no file is left.
+    static func createFile(_ url: URL, contents bytes: Data, mode: mode_t) throws(SystemError) {
+        let descriptor = open(url, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: mode)
+        guard descriptor >= 0 else { throw .current }
+        let written = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+        let failure = SystemError.current
+        close(descriptor)
+        guard written else {
+            unlink(url)
+            throw failure
+        }
+    }
+
     static func unlink(_ url: URL) {
         withPath(of: url) { path in
             if let path { _ = Foundation.unlink(path) }

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Why an image cannot be shown, in words for a person ("HTTP 404 Not Found").
+public struct FetchFailure: Error, Sendable, Equatable {
+    public var reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+}
+
+/// Images shown without being stored in their document: what `gallery serve` displays for a
+/// gallery of links, through the cache.
+extension ImageFetcher {
+    /// The image `source` names, to show it: from the cache; else downloaded (web) or read (a
+    /// local file), refused unless its bytes are an image's, within the same limits as any
+    /// download, and put in the cache.
+    public func image(from source: ImageSource) async -> Result<ImageCache.Hit, FetchFailure> {
+        switch source {
+        case .web(let url):
+            let spool: DownloadSpool
+            do { spool = try DownloadSpool() } catch { return .failure(FetchFailure(Self.reason(error))) }
+            switch await download(url, to: spool.newFile()) {
+            case .failed(let reason): return .failure(FetchFailure(reason))
+            case .downloaded(let file, _): return Self.image(inFile: file, maximumBytes: configuration.maximumBytes)
+            }
+        case .file(let url):
+            // Keyed by the file's identity too: an edited file is read again.
+            guard let identity = FileIdentity.current(of: url) else {
+                return .failure(FetchFailure("the file \(url.pathForDisplay) does not exist"))
+            }
+            let key = "file \(url.absoluteString) \(identity.device) \(identity.inode) \(identity.size) \(identity.modifiedNanoseconds)"
+            if let hit = cache?.object(forKey: key) { return .success(hit) }
+            let result = Self.image(inFile: url, maximumBytes: configuration.maximumBytes)
+            if case .success(let hit) = result { cache?.store(hit.bytes, mediaType: hit.mediaType, forKey: key) }
+            return result
+        }
+    }
+
+    /// The thumbnail of `image` (a JPEG at most `Thumbnailer.longEdge` pixels long): from the
+    /// cache, else made and put in it; `nil` when libvips cannot shrink the image.
+    public func thumbnail(of image: ImageCache.Hit) -> Data? {
+        let key = ImageCache.key(forThumbnailOf: image.sha256)
+        if let hit = cache?.object(forKey: key) { return hit.bytes }
+        guard let jpeg = try? Thumbnailer.jpeg(for: image.bytes) else { return nil }
+        cache?.store(jpeg, mediaType: "image/jpeg", forKey: key)
+        return jpeg
+    }
+
+    /// The image in `file`, if its bytes are an image's and it is not over `maximumBytes`.
+    private static func image(inFile file: URL, maximumBytes: Int64) -> Result<ImageCache.Hit, FetchFailure> {
+        if let size = FileIdentity.current(of: file)?.size, size > maximumBytes {
+            return .failure(FetchFailure("larger than the \(Self.size(maximumBytes)) limit (\(Self.size(size)))"))
+        }
+        do {
+            let info = try ImageProbe.info(forFileAt: file)
+            let bytes = try Data(contentsOf: file)
+            return .success(ImageCache.Hit(bytes: bytes, sha256: ContentHash.of(bytes), mediaType: info.mediaType))
+        } catch let error as GalleryError where error.code == .notAnImage {
+            return .failure(FetchFailure("not an image (\(error.reason))"))
+        } catch {
+            return .failure(FetchFailure(reason(error)))
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as? GalleryError)?.reason ?? "\(error)"
+    }
+}
