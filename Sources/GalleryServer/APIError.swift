@@ -49,6 +49,14 @@ struct APIError: Error {
 
 /// Encodes JSON responses and decodes JSON requests.
 enum JSONBody {
+    /// A gallery's state, written by its own writer (`GalleryState.json()`).
+    static func response(_ state: GalleryState, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: state.json()))
+        )
+    }
+
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601

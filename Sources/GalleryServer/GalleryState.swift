@@ -4,8 +4,8 @@ import GalleryKit
 /// A gallery as its page shows it: the images (and placeholders for those arriving) in order,
 /// and their frames from `GalleryLayout` for the page's width — the layout has one source, the
 /// library; the page only positions what it is given.
-struct GalleryState: Encodable, Sendable {
-    struct Item: Encodable, Sendable {
+struct GalleryState: Sendable {
+    struct Item: Sendable {
         var id: String
         /// `ok`, `failed` (an error tile), or `loading` (a placeholder, or an image being tried again).
         var status: String
@@ -24,7 +24,7 @@ struct GalleryState: Encodable, Sendable {
         var stripWidth: Double = PageStyle.filmstripCell
     }
 
-    struct Layout: Encodable, Sendable {
+    struct Layout: Sendable {
         var style: PageStyle.Arrangement
         var width: Double
         var height: Double

@@ -25,9 +25,10 @@ final class Services: Sendable {
         browser = DocumentBrowser(index: DocumentIndex(directories: configuration.directories))
         events = DocumentEvents(pollInterval: configuration.pollInterval)
         arrivals = Arrivals()
+        let capacity = configuration.imageCacheCapacity
         fetcher = ImageFetcher(
             configuration: configuration.fetching,
-            cache: ImageCache(directories: configuration.directories, capacity: configuration.imageCacheCapacity))
+            cache: capacity > 0 ? ImageCache(directories: configuration.directories, capacity: capacity) : nil)
         remoteImages = RemoteImages(fetcher: fetcher)
         uploads = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-serve-\(GalleryServer.randomHex(byteCount: 8))")
     }

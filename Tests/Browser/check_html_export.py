@@ -110,26 +110,12 @@ def check_grid(page, export, data, log):
     items = data["items"]
     heading = page.locator("h1").text_content()
     check(heading == data["title"], f"the page's heading reads {heading!r}, the data's title is {data['title']!r}")
-    tiles = page.locator(".grid .tile")
-    check(tiles.count() == len(items), f"{tiles.count()} tiles for {len(items)} items")
-    for index, item in enumerate(items):
-        tile = page.locator(f'.grid .tile[data-index="{index}"]')
-        check(tile.count() == 1, f"item {index + 1}: no tile with data-index {index}")
-        if item["error"]:
-            check(tile.evaluate("t => t.classList.contains('failed') && t.getAttribute('role') === 'img'"),
-                  f"item {index + 1} failed ({item['error']}) but its tile is not a role=img error tile")
-            check(tile.get_attribute("aria-label"), f"item {index + 1}: the error tile has no aria-label")
-            check(tile.get_attribute("title"), f"item {index + 1}: the error tile has no URL in its title")
-            shown = tile.locator(".error").text_content()
-            check(shown == item["error"], f"item {index + 1}: the error tile says {shown!r}, not {item['error']!r}")
-        else:
-            check(tile.get_attribute("href") == item["image"],
-                  f"item {index + 1}: the tile links to {tile.get_attribute('href')!r}, not {item['image']!r}")
-            image = tile.locator("img")
-            check(image.get_attribute("src") == item["thumbnail"], f"item {index + 1}: the tile's thumbnail is not {item['thumbnail']!r}")
-            check(image.get_attribute("alt") == item["alt"], f"item {index + 1}: alt {image.get_attribute('alt')!r}, not {item['alt']!r}")
-            shown = tile.locator(".caption").text_content()
-            check(shown == (item["caption"] or ""), f"item {index + 1}: the caption reads {shown!r}, not {item['caption']!r}")
+    # The markup holds the first tiles (all of a gallery of ordinary size); the script draws the rest.
+    in_markup = min(len(items), data["drawn"]["first"])
+    shown = tiles_in_dom(page)
+    check([tile["index"] for tile in shown] == list(range(in_markup)),
+          f"{len(shown)} tiles in the page at first for {len(items)} items, not the {in_markup} of its markup")
+    check_tiles(shown, items)
 
     # Lazy images load only near the viewport: bring each one in, then all must have decoded.
     images = page.locator(".grid img")
@@ -151,6 +137,81 @@ def check_grid(page, export, data, log):
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     check(overflow <= 0, f"the page scrolls sideways by {overflow} px at {page.viewport_size['width']} px")
     check_references(page, export, data)
+    check_log(log)
+
+
+def tiles_in_dom(page):
+    """What each tile in the grid shows, in DOM order."""
+    return page.evaluate("""() => [...document.querySelectorAll('.grid .tile')].map(t => ({
+        index: Number(t.dataset.index), id: t.id, failed: t.classList.contains('failed'), role: t.getAttribute('role'),
+        label: t.getAttribute('aria-label'), title: t.getAttribute('title'), href: t.getAttribute('href'),
+        error: t.querySelector('.error')?.textContent ?? null, src: t.querySelector('img')?.getAttribute('src') ?? null,
+        alt: t.querySelector('img')?.getAttribute('alt') ?? null, caption: t.querySelector('.caption')?.textContent ?? null }))""")
+
+
+def check_tiles(shown, items):
+    """Each tile shows its item as the data has it (text escaped, never markup)."""
+    for tile in shown:
+        index = tile["index"]
+        item = items[index]
+        check(tile["id"] == str(index + 1), f"item {index + 1}: the tile's id is {tile['id']!r}")
+        if item["error"]:
+            check(tile["failed"] and tile["role"] == "img",
+                  f"item {index + 1} failed ({item['error']}) but its tile is not a role=img error tile")
+            check(tile["label"], f"item {index + 1}: the error tile has no aria-label")
+            check(tile["title"] and tile["title"] == item["url"], f"item {index + 1}: the error tile's title is not its URL {item['url']!r}")
+            check(tile["error"] == item["error"], f"item {index + 1}: the error tile says {tile['error']!r}, not {item['error']!r}")
+        else:
+            check(tile["href"] == item["image"], f"item {index + 1}: the tile links to {tile['href']!r}, not {item['image']!r}")
+            check(tile["src"] == item["thumbnail"], f"item {index + 1}: the tile's thumbnail is not {item['thumbnail']!r}")
+            check(tile["alt"] == item["alt"], f"item {index + 1}: alt {tile['alt']!r}, not {item['alt']!r}")
+            check(tile["caption"] == (item["caption"] or ""), f"item {index + 1}: the caption reads {tile['caption']!r}, not {item['caption']!r}")
+
+
+# A tile that is drawn, and its thumbnail decoded (an error tile has none).
+SETTLED = """index => { const t = document.querySelector(`.grid .tile[data-index='${index}']`);
+    const i = t && t.querySelector('img'); return !!t && (!i || (i.complete && i.naturalWidth > 0)); }"""
+
+
+def check_large_grid(page, data, log):
+    """A gallery beyond the markup's tiles: after a jump to the end the last tiles are drawn and
+    their thumbnails decode, and the page holds only the tiles near the view (and the viewer's
+    strip a window of thumbnails); Esc from the viewer focuses the tile of the last image."""
+    items = data["items"]
+    first = data["drawn"]["first"]
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_until(page, SETTLED, len(items) - 1, "the last tile's thumbnail did not decode")
+    shown = tiles_in_dom(page)
+    drawn = [tile["index"] for tile in shown if tile["index"] >= first]
+    check(drawn and drawn[-1] == len(items) - 1 and drawn == sorted(drawn),
+          f"after a jump to the end the drawn tiles are {drawn[:3]}…{drawn[-3:]}, not in order up to the last")
+    check(len(drawn) < 300 and drawn[0] > len(items) - 400, f"{len(drawn)} tiles drawn from {drawn[0]} for the end of {len(items)}")
+    check_tiles(shown, items)
+    # Halfway: the tiles there replace those at the end.
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    wait_until(page, "last => !document.querySelector(`.grid .tile[data-index='${last}']`)", len(items) - 1,
+               "the tiles at the end stayed in the page after scrolling away")
+    middle = [tile["index"] for tile in tiles_in_dom(page) if tile["index"] >= first]
+    check(middle and len(middle) < 300, f"{len(middle)} tiles drawn halfway")
+    wait_until(page, SETTLED, middle[len(middle) // 2], "a thumbnail halfway did not decode")
+    # The viewer on the last image holds a window of thumbnails, and Esc comes back to its tile.
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_until(page, "last => !!document.querySelector(`.grid .tile[data-index='${last}']`)", len(items) - 1, "the last tile was not drawn again")
+    page.locator(f'.grid .tile[data-index="{len(items) - 1}"]').click()
+    check_viewer_at(page, data, len(items) - 1, log)
+    thumbs = page.evaluate("document.querySelectorAll('.viewer .thumb').length")
+    check(thumbs <= 121, f"the viewer's strip holds {thumbs} thumbnails for {len(items)} images")
+    page.keyboard.press("Home")
+    check_viewer_at(page, data, 0, log)
+    page.keyboard.press("End")
+    check_viewer_at(page, data, len(items) - 1, log)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.keyboard.press("Escape")
+    wait_until(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
+    focused = page.evaluate("() => document.activeElement.classList.contains('tile') ? Number(document.activeElement.dataset.index) : null")
+    check(focused == len(items) - 1, f"after Esc the focus is on tile {focused}, not on the last one")
+    visible = page.evaluate("() => { const r = document.activeElement.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }")
+    check(visible, "after Esc the last tile is scrolled out of view")
     check_log(log)
 
 
@@ -275,6 +336,9 @@ def run(export, screenshots):
                 visible = page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
                     return r.bottom > 0 && r.top < innerHeight; }""")
                 check(visible, "after Esc the focused tile is scrolled out of view")
+            if len(data["items"]) > data["drawn"]["first"]:
+                page.set_viewport_size(DESKTOP)
+                check_large_grid(page, data, log)
             page.close()
 
             # Phone: the phone layout, and (for the screenshots) a 2x rendering. Opened on #N.

@@ -7,9 +7,11 @@ Starts `GALLERY serve` on a temporary folder and drives Debian's chromium with P
 browser download): reorder by drag, a multi-item drag, URLs dropped from another page (served by a
 local server here: a placeholder first, then the images, in the order dropped), a drop on the
 trash, undo, the columns control, the keyboard, two tabs seeing each other's edits and an edit
-made with the CLI, and on the browser page new, duplicate, rename, Trash and restore. The
-document on disk (`gallery open --json`) is the judge of every edit. Prints one line; exits 1 on
-the first failure.
+made with the CLI, the title renamed in place, a gallery of 2,000 images (only the cells near the
+view in the DOM; the end shown at once; Ctrl+A, the arrow keys and a drag reaching rows that are
+not drawn; the first image kept in view on a new width), and on the browser page a gallery opened
+by its name, new, duplicate, rename, Trash and restore. The document on disk (`gallery open
+--json`) is the judge of every edit. Prints one line; exits 1 on the first failure.
 """
 import argparse
 import http.server
@@ -17,11 +19,13 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import zlib
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -132,6 +136,175 @@ def still(page):
     page.evaluate("""() => Promise.all(document.getAnimations()
         .filter(animation => animation.effect.getTiming().iterations !== Infinity)
         .map(animation => animation.finished.catch(() => null)))""")
+
+
+def tiny_png(width, height, rgb):
+    """A PNG of one colour, written by hand: thousands of distinct images in a fraction of a second."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+LARGE = 2000
+
+
+def make_large_gallery(gallery, folder, work):
+    """Large.gallery: LARGE small images of five shapes, stored (without thumbnails, to be quick)."""
+    images = Path(work) / "large"
+    images.mkdir()
+    shapes = [(8, 6), (6, 8), (9, 6), (8, 8), (10, 5)]
+    paths = []
+    for number in range(LARGE):
+        path = images / f"{number:04d}.png"
+        path.write_bytes(tiny_png(*shapes[number % 5], ((number * 37) % 256, (number * 91) % 256, (number * 53) % 256)))
+        paths.append(str(path))
+    subprocess.run([gallery, "create", str(folder / "Large.gallery"), "--cache", "--no-thumbnails", "--quiet"] + paths,
+                   check=True, capture_output=True)
+
+
+def rendered(page):
+    """The indices of the cells in the DOM (cells fading out left out)."""
+    return page.evaluate("""() => Array.from(document.querySelectorAll('#canvas .cell:not(.leaving)'))
+        .map(cell => Number(cell.dataset.index))""")
+
+
+def shown(page, index):
+    """Whether the cell at `index` is in the DOM with its image loaded."""
+    return page.evaluate("""(index) => {
+        const img = document.querySelector(`#canvas .cell[data-index="${index}"] img`);
+        return !!img && img.complete && img.naturalWidth > 0;
+    }""", index)
+
+
+def first_in_view(page):
+    """The id of the first cell, in reading order, not hidden under the sticky bar."""
+    return page.evaluate("""() => {
+        const top = document.querySelector('.bar').getBoundingClientRect().bottom;
+        const cells = Array.from(document.querySelectorAll('#canvas .cell:not(.leaving)'))
+            .filter(cell => cell.getBoundingClientRect().bottom > top + 1)
+            .sort((a, b) => a.dataset.index - b.dataset.index);
+        return cells.length ? cells[0].dataset.id : null;
+    }""")
+
+
+def active_index(page):
+    return page.evaluate("() => document.activeElement.classList.contains('cell') ? Number(document.activeElement.dataset.index) : -1")
+
+
+def check_large_gallery(session, context):
+    """A gallery of LARGE images stays light: few cells, the end at once, and selection, the
+    keyboard and drag and drop across rows that are not drawn. Returns numbers for the report."""
+    page = context.new_page()
+    page.goto(session.origin + "/gallery/Large.gallery")
+    original = session.ids("Large.gallery")
+    check(len(original) == LARGE, f"Large.gallery holds {len(original)} images")
+    wait_until(lambda: shown(page, 0), "the first image of the large gallery did not appear")
+    at_top = rendered(page)
+    check(0 < len(at_top) < LARGE / 20, f"{len(at_top)} cells in the DOM for {LARGE} images")
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    check(height > 40 * page.viewport_size["height"], f"the page is {height} px high: not the whole layout's height")
+
+    # Jump to the end: the last image appears promptly, and the cells there replace those at the top.
+    started = time.monotonic()
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_until(lambda: shown(page, LARGE - 1), "the last image did not appear after jumping to the end", timeout=8)
+    to_end = time.monotonic() - started
+    at_end = rendered(page)
+    check(min(at_end) > LARGE - 100 and len(at_end) < LARGE / 20, f"after the jump the DOM holds cells {sorted(at_end)[:5]}…")
+
+    # Ctrl+A selects every image: cells drawn later show it; Esc clears it.
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.click(f".cell[data-id='{original[0]}']")
+    page.keyboard.press("Control+a")
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+    wait_until(lambda: max(rendered(page)) > 500, "scrolling to the middle drew no cells there")
+    selected = page.evaluate("() => Array.from(document.querySelectorAll('#canvas .cell')).map(cell => cell.getAttribute('aria-selected'))")
+    check(set(selected) == {"true"}, f"Ctrl+A: cells drawn afterwards are not all selected: {selected}")
+    page.keyboard.press("Escape")
+    wait_until(lambda: page.evaluate("() => document.querySelectorAll('#canvas .cell[aria-selected=\"true\"]').length") == 0,
+               "Esc did not clear the selection")
+
+    # The arrow keys go to rows that are not drawn: they scroll there and focus the cell.
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.click(f".cell[data-id='{original[0]}']")
+    for _ in range(15):
+        page.keyboard.press("ArrowDown")
+    index = active_index(page)
+    check(index > max(at_top), f"↓ ×15 reached image {index}, still among those drawn at first (up to {max(at_top)})")
+    box = page.evaluate("() => { const r = document.activeElement.getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; }")
+    check(0 <= box[0] and box[1] <= box[2], f"the focused image is not in view: {box}")
+    page.keyboard.press("ArrowRight")
+    check(active_index(page) == index + 1, "→ did not go to the next image")
+    page.keyboard.press("End")
+    check(active_index(page) == LARGE - 1, "End did not go to the last image")
+    page.keyboard.press("ArrowUp")
+    check(LARGE - 7 <= active_index(page) < LARGE - 1, f"↑ from the last image went to {active_index(page)}")
+    page.keyboard.press("Home")
+    check(active_index(page) == 0, "Home did not go to the first image")
+
+    # The viewer's filmstrip holds a window of thumbnails around the current image, not one each.
+    page.keyboard.press("End")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#viewer[open]")
+    page.keyboard.press("ArrowLeft")
+    check(page.text_content("#viewer-counter") == f"{LARGE - 1} of {LARGE}", "the viewer did not open on the last image")
+    thumbnails = page.evaluate("""() => Array.from(document.querySelectorAll('#viewer-strip button'))
+        .map(b => [b.getAttribute('aria-label'), b.getAttribute('aria-current')])""")
+    check(len(thumbnails) <= 100, f"the filmstrip holds {len(thumbnails)} thumbnails")
+    check([label for label, current in thumbnails if current == "true"] == [f"Image {LARGE - 1}"], f"the filmstrip's current thumbnail is wrong")
+    page.keyboard.press("Escape")
+    wait_until(lambda: active_index(page) == LARGE - 2, f"closing the viewer did not focus its image (but {active_index(page)})")
+
+    # Drag the first image down to a row that is not drawn when the drag starts: the page scrolls
+    # during the drag (as the wheel would), draws the row, and the document has the image there.
+    # (Playwright's drag_and_drop scrolls to the target before the drag starts, so the steps are
+    # done by hand: down, a first move that starts the drag, the scroll, the move, up.)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    wait_until(lambda: shown(page, 0), "the first image is not shown at the top")
+    still(page)
+    later = 3 * max(index for index in rendered(page) if index < LARGE // 2)  # not the focused last ones
+    check(later not in rendered(page), f"the drag's target {later} is drawn before the drag")
+    source = page.locator(f".cell[data-id='{original[0]}']").bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(source["x"] + source["width"] / 2 + 20, source["y"] + source["height"] / 2 + 20, steps=3)
+    # Where the server's layout puts the target (the page asks for the same).
+    page.evaluate("""async (index) => {
+        const canvas = document.getElementById('canvas');
+        const state = await (await fetch(location.pathname.replace('/gallery/', '/api/galleries/') +
+            '?width=' + Math.round(canvas.clientWidth) + '&style=' + document.getElementById('style').value)).json();
+        window.scrollTo(0, canvas.getBoundingClientRect().top + window.scrollY + state.layout.frames[index][1] - 250);
+    }""", later)
+    page.wait_for_selector(f"#canvas .cell[data-index='{later}']")
+    still(page)
+    target = page.locator(f".cell[data-index='{later}']").bounding_box()
+    page.mouse.move(target["x"] + 4, target["y"] + 20, steps=5)
+    # The edit's answer first: reading a document of LARGE images in a loop would slow the server.
+    with page.expect_response(lambda response: "/edits" in response.url, timeout=20000):
+        page.mouse.up()
+    expected = original[1:later] + [original[0]] + original[later:]
+    check(session.ids("Large.gallery") == expected, f"a drag from the top to image {later} did not move the image there")
+
+    # A new width: the first image in view stays at the top of the view.
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight * 0.4)")
+    wait_until(lambda: first_in_view(page), "no cell in view")
+    still(page)
+    before = first_in_view(page)
+    height = page.evaluate("() => document.getElementById('canvas').style.height")
+    page.set_viewport_size({"width": 1000, "height": 800})
+    wait_until(lambda: page.evaluate("() => document.getElementById('canvas').style.height") != height, "no new layout for the new width")
+    still(page)
+    place = page.evaluate("""(id) => {
+        const cell = document.querySelector(`#canvas .cell[data-id="${id}"]`);
+        if (!cell) return null;
+        const r = cell.getBoundingClientRect(), top = document.querySelector('.bar').getBoundingClientRect().bottom;
+        return r.bottom > top && Math.abs(r.top - top) < r.height;
+    }""", before)
+    check(place, f"after the width changed, the image first in view ({before}) is not at the top of the view")
+    page.close()
+    return {"cells": len(at_top), "to_end": to_end}
 
 
 def drop_urls(page, urls, before_id):
@@ -282,6 +455,29 @@ def run(session):
         still(page)
         session.shoot(page, "gallery-desktop-edited")
 
+        # The title, renamed in place: Enter saves, Esc cancels, empty clears it (the file name shows).
+        page.click("#title")
+        page.fill("#title input", "Lisbon")
+        page.keyboard.press("Enter")
+        wait_until(lambda: session.document()["title"] == "Lisbon", "the title was not renamed")
+        wait_until(lambda: page.text_content("#title") == "Lisbon", "the page does not show the new title")
+        page.focus("#title")
+        page.keyboard.press("Enter")
+        page.fill("#title input", "Not this")
+        page.keyboard.press("Escape")
+        check(page.text_content("#title") == "Lisbon", "Esc did not cancel the title's edit")
+        page.click("#title")
+        page.fill("#title input", "")
+        page.keyboard.press("Enter")
+        wait_until(lambda: not session.document()["title"], "an empty title did not clear it")
+        wait_until(lambda: page.text_content("#title") == "Trip", "with no title the page does not show the file name")
+        page.focus("#title")
+        page.keyboard.press("F2")
+        page.fill("#title input", "Trip")
+        page.keyboard.press("Enter")
+        wait_until(lambda: session.document()["title"] == "Trip", "F2 did not rename the title")
+        check(session.document()["title"] == "Trip" and session.ids() == expected, "renaming the title changed the images")
+
         # The viewer: Enter opens, → pages, the filmstrip follows.
         page.focus(target)
         page.keyboard.press("Enter")
@@ -289,7 +485,7 @@ def run(session):
         check(page.text_content("#viewer-counter") == f"3 of {len(expected)}", "the viewer opened on the wrong image")
         page.keyboard.press("ArrowRight")
         check(page.text_content("#viewer-counter") == f"4 of {len(expected)}", "→ did not page the viewer")
-        check(page.evaluate("() => Array.from(document.querySelectorAll('#viewer-strip button')).findIndex(b => b.classList.contains('current'))") == 3,
+        check(page.evaluate("() => Array.from(document.querySelectorAll('#viewer-strip button')).findIndex(b => b.classList.contains('current') && b.getAttribute('aria-current') === 'true')") == 3,
               "the filmstrip is not in sync")
         session.shoot(page, "viewer-desktop")
         page.keyboard.press("Escape")
@@ -308,7 +504,16 @@ def run(session):
         session.shoot(phone_page, "gallery-phone")
         phone.close()
 
-        # The browser page: new, duplicate, rename, Trash, Recently Deleted, restore.
+        numbers = check_large_gallery(session, context)
+
+        # The browser page: a click on a gallery's name opens it; new, duplicate, rename, Trash,
+        # Recently Deleted, restore.
+        page.goto(session.origin + "/")
+        page.click(".doc[data-name='Trip.gallery'] .name")
+        page.wait_for_url("**/gallery/Trip.gallery")
+        page.go_back()
+        page.click(".doc[data-name='Trip.gallery'] .about .meta")
+        page.wait_for_url("**/gallery/Trip.gallery")
         page.goto(session.origin + "/")
         page.wait_for_selector(".doc[data-name='Trip.gallery']")
         page.click("#new")
@@ -337,6 +542,7 @@ def run(session):
 
         check(not errors, f"the pages reported errors: {errors[:3]}")
         browser.close()
+        return numbers
 
 
 def main():
@@ -355,11 +561,12 @@ def main():
         folder.mkdir()
         subprocess.run([arguments.gallery, "create", str(folder / "Trip.gallery"), "--cache", "--title", "Trip"] + arguments.images,
                        check=True, capture_output=True)
+        make_large_gallery(arguments.gallery, folder, work)
         session = Session(arguments.gallery, arguments.images, folder, arguments.screenshots)
         session.images_url = f"http://127.0.0.1:{images.server_address[1]}"
         try:
             session.start()
-            run(session)
+            numbers = run(session)
             session.stop()
         except Failure as failure:
             print(f"check_serve: FAIL: {failure}", file=sys.stderr)
@@ -369,7 +576,8 @@ def main():
                 session.server.kill()
             images.shutdown()
     print("check_serve: OK: drag, multi-drag, keyboard, two tabs and the CLI, URL drops in order, trash, undo/redo, columns, "
-          "caption, viewer, phone layout, and new/duplicate/rename/trash/restore")
+          f"caption, title, viewer, phone layout, {LARGE:,} images ({numbers['cells']} cells in the DOM, the last image "
+          f"{numbers['to_end']:.1f} s after the jump; Ctrl+A, keys, drag, width), and open/new/duplicate/rename/trash/restore")
     return 0
 
 

@@ -20,10 +20,12 @@ import Testing
     func url(_ path: String) -> String { server.url(path).absoluteString }
 
     /// A document of three web images, not cached; the second can be fetched only once (when
-    /// the document is made), so the export finds it gone.
+    /// the document is made, with the image cache off so that it is not kept there either), so
+    /// the export finds it gone.
     func webDocument() throws -> String {
         let created = try gallery(
-            "create", "Web.gallery", url("/image/01-dawn.jpg"), url("/once/a/02-forest.jpg"), url("/image/05-leaf.webp"))
+            "create", "Web.gallery", "--image-cache-size", "0",
+            url("/image/01-dawn.jpg"), url("/once/a/02-forest.jpg"), url("/image/05-leaf.webp"))
         try #require(created.status == 0, "\(created)")
         return "Web.gallery"
     }
@@ -132,6 +134,23 @@ import Testing
         _ = try gallery("edit", "All.gallery", "caption", "2", "<img src=x onerror=\"document.title='pwned'\">")
         let exported = try gallery("export", "All.gallery", "--format", "html", "--output", "Site")
         try #require(exported.status == 2, "the failed image is reported: \(exported)")
+        let checker = Repository.root.appendingPathComponent("Tests/Browser/check_html_export.py")
+        let python = try #require(Command.which("python3"))
+        let result = try Command.run(python, [checker.path, folder.path("Site").path], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    /// A gallery beyond the tiles the page's markup holds: the script draws the others only near
+    /// the view (checked after a jump to the end and halfway), each as the markup would, and the
+    /// viewer's filmstrip holds a window of thumbnails.
+    @Test func largeHTMLSiteDrawsOnlyTheTilesNearTheView() throws {
+        let images = try folder.distinctImages(1_000, from: Repository.sampleImage("05-leaf")).map(\.path)
+        let created = try Command.gallery(["create", "Large.gallery", "--cache", "--quiet"] + images, in: folder.url)
+        try #require(created.status == 0, "\(created)")
+        let exported = try gallery("export", "Large.gallery", "--format", "html", "--output", "Site")
+        try #require(exported.status == 0, "\(exported)")
+        let page = try String(contentsOf: folder.path("Site/index.html"), encoding: .utf8)
+        #expect(page.components(separatedBy: "class=\"tile\"").count - 1 == 300, "the markup holds the first 300 tiles")
         let checker = Repository.root.appendingPathComponent("Tests/Browser/check_html_export.py")
         let python = try #require(Command.which("python3"))
         let result = try Command.run(python, [checker.path, folder.path("Site").path], in: folder.url)

@@ -67,4 +67,14 @@ import Testing
         let result = try Command.run(python, [checker.path, Command.gallery.path] + images, in: folder.url)
         #expect(result.status == 0, "\(result)")
     }
+
+    /// A gallery of links (nothing stored) in headless Chromium: its images fetched on view, a
+    /// broken one an error tile until Retry, the document unchanged until "Keep in gallery".
+    @Test func aGalleryOfLinksShowsItsImagesInHeadlessChromium() throws {
+        let checker = Repository.root.appendingPathComponent("Tests/Browser/check_links.py")
+        let python = try #require(Command.which("python3"))
+        let image = Repository.sampleImage("01-dawn").path
+        let result = try Command.run(python, [checker.path, Command.gallery.path, image], in: folder.url)
+        #expect(result.status == 0, "\(result)")
+    }
 }

@@ -47,5 +47,14 @@ enum LibArchive {
         return try body()
     }
 
+    /// Runs `body` with the process's own time zone: never while a header is being written with
+    /// the zone pinned to UTC (a `.trashinfo` date is local time, and the server trashes a
+    /// document while it saves another).
+    static func withLocalTimeZone<T>(_ body: () throws -> T) rethrows -> T {
+        timeZoneLock.lock()
+        defer { timeZoneLock.unlock() }
+        return try body()
+    }
+
     private static let timeZoneLock = NSLock()
 }

@@ -9,8 +9,15 @@ import Foundation
 /// phones, each with the document's images per row as `gallery serve` shows them — so nothing
 /// moves while images load. Failed images are square error tiles with their
 /// error. Every text from the document is escaped; none becomes markup or script.
+///
+/// A gallery may hold 100,000 images: the page holds the first `tilesInMarkup` tiles (all of a
+/// gallery of ordinary size, and the first screens of any, with no script), and the script
+/// draws the others from the same data when they come near the view, and only those.
 public struct HTMLExporter: DocumentExporter {
     public init() {}
+
+    /// How many tiles the page's markup holds; the script draws the rest near the view.
+    static let tilesInMarkup = 300
 
     public var materials: ExportMaterials { [.images, .thumbnails] }
 
@@ -28,7 +35,7 @@ public struct HTMLExporter: DocumentExporter {
         let failedTemplate = try ExportTemplate(named: "html/failed-item.html")
 
         var markup = ""
-        for (index, item) in items.enumerated() {
+        for (index, item) in items.enumerated().prefix(Self.tilesInMarkup) {
             let frame = Self.frameStyle(desktop: desktop, phone: phone, index: index)
             let alt = HTMLText.escaped(Self.alternativeText(of: item))
             var values = ["index": String(index), "number": String(item.number), "alt": alt, "frame": frame]
@@ -56,7 +63,7 @@ public struct HTMLExporter: DocumentExporter {
             "title": HTMLText.escaped(title),
             "summary": HTMLText.escaped(summary),
             "items": markup,
-            "data": HTMLText.scriptJSON(Self.viewerData(title: title, items: items, ratios: ratios)),
+            "data": HTMLText.scriptJSON(Self.pageData(title: title, items: items, ratios: ratios, desktop: desktop, phone: phone)),
             "desktopHeight": Self.percent(desktop.contentHeight, of: desktopStyle.width),
             "phoneHeight": Self.percent(phone.contentHeight, of: phoneStyle.width),
             "generator": HTMLText.escaped(GalleryKitVersion.generator),
@@ -101,12 +108,18 @@ public struct HTMLExporter: DocumentExporter {
 
     /// `part` as a percentage of `whole`, with four decimals (a hundredth of a pixel at 10,000 px).
     static func percent(_ part: Double, of whole: Double) -> String {
-        let value = whole > 0 ? part / whole * 100 : 0
-        return String(format: "%.4f", value.isFinite ? value : 0)
+        String(format: "%.4f", percentage(part, of: whole))
     }
 
-    /// The data the viewer script reads: each item's files, size, texts and filmstrip width.
-    static func viewerData(title: String, items: [ExportItem], ratios: [Double]) -> JSONValue {
+    /// `part` as a percentage of `whole`, rounded to four decimals (the script's frames).
+    static func percentage(_ part: Double, of whole: Double) -> Double {
+        let value = whole > 0 ? part / whole * 100 : 0
+        return value.isFinite ? (value * 10_000).rounded() / 10_000 : 0
+    }
+
+    /// The data the script reads: each item's files, size, texts and filmstrip width, and the
+    /// frames of the tiles not in the markup (`drawn`), as `frameStyle` gives them.
+    static func pageData(title: String, items: [ExportItem], ratios: [Double], desktop: GalleryLayout, phone: GalleryLayout) -> JSONValue {
         let entries: [JSONValue] = zip(items, ratios).map { item, ratio in
             let size = item.pixelSize
             let isOK = item.failure == nil && item.imagePath != nil
@@ -118,6 +131,7 @@ public struct HTMLExporter: DocumentExporter {
                 "alt": .string(alternativeText(of: item)),
                 "caption": item.image.caption.map(JSONValue.string) ?? .null,
                 "error": isOK ? .null : .string(item.failure ?? "the image could not be loaded"),
+                "url": isOK ? .null : .string(item.source),
                 "stripWidth": .number(isOK ? PageStyle.filmstripWidth(ofImageWithAspectRatio: ratio) : PageStyle.filmstripCell),
             ])
         }
@@ -125,6 +139,29 @@ public struct HTMLExporter: DocumentExporter {
             "title": .string(title),
             "strip": .object(["cell": .number(PageStyle.filmstripCell), "spacing": .number(PageStyle.filmstripSpacing)]),
             "items": .array(entries),
+            "drawn": drawnFrames(desktop: desktop, phone: phone, from: tilesInMarkup),
+        ])
+    }
+
+    /// The frames of the tiles from `first` on, in both layouts: `[x, y, w, h]` of each tile in a
+    /// row, in the percentages of `frameStyle`.
+    static func drawnFrames(desktop: GalleryLayout, phone: GalleryLayout, from first: Int) -> JSONValue {
+        func percentages(_ layout: GalleryLayout, width: Double) -> JSONValue {
+            let height = max(layout.contentHeight, 1)
+            var values: [JSONValue] = []
+            values.reserveCapacity(max(0, layout.frames.count - first) * 4)
+            for frame in layout.frames.dropFirst(first) {
+                for (part, whole) in [(frame.x, width), (frame.y, height), (frame.width, width), (frame.height, height)] {
+                    values.append(.number(percentage(part, of: whole)))
+                }
+            }
+            return .array(values)
+        }
+        let widths = PageStyle.exportedWidths
+        return .object([
+            "first": .integer(Int64(first)),
+            "desktop": percentages(desktop, width: widths.desktop),
+            "phone": percentages(phone, width: widths.phone),
         ])
     }
 }

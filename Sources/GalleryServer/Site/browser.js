@@ -51,7 +51,10 @@
       Gallery.bytes(doc.bytes),
       doc.modified ? 'modified ' + Gallery.date(doc.modified) : '',
     ].filter(Boolean).join(' · ');
-    const name = el('div', { className: 'name', textContent: doc.title || doc.name.replace(/\.gallery$/i, '') });
+    // The name is a link too (for a middle click or a new tab), reached with Tab once: on the preview.
+    const name = el('div', { className: 'name' }, [
+      el('a', { href: href, tabIndex: -1, textContent: doc.title || doc.name.replace(/\.gallery$/i, '') }),
+    ]);
     const about = el('div', { className: 'about' }, [
       name,
       doc.title && doc.title + '.gallery' !== doc.name ? el('div', { className: 'meta', textContent: doc.name }) : null,
@@ -66,7 +69,20 @@
         button('Move to Trash', function () { act('POST', doc.name, 'trash', 'Moved to the Trash: '); }),
       ]),
     ]);
+    openOnClick(article, href);
     return article;
+  }
+
+  // A click anywhere on a tile opens its gallery, but not one on its links (which open it
+  // themselves), its buttons, a rename field, or the end of selecting its text.
+  function openOnClick(article, href) {
+    article.addEventListener('click', function (event) {
+      if (event.button !== 0 || event.target.closest('a, button, input, select, textarea, label')) return;
+      const selected = window.getSelection();
+      if (selected && !selected.isCollapsed && article.contains(selected.anchorNode)) return;
+      if (event.ctrlKey || event.metaKey || event.shiftKey) window.open(href, '_blank', 'noopener');
+      else location.assign(href);
+    });
   }
 
   function button(label, action) {

@@ -101,23 +101,6 @@ import Testing
         #expect(try BundleVerifier.verify(url).revisions == BundleLimits.standard.maximumRevisions)
     }
 
-    @Test func sameContentGivesTheSameBytesInAnyTimeZone() async throws {
-        let url = try makeDocument()
-        let document = try GalleryDocument(contentsOf: url)
-        let first = folder.path("first.gallery")
-        let second = folder.path("second.gallery")
-        _ = try await BundleExporter().export(document, to: first)
-        let savedZone = getenv("TZ").map { String(cString: $0) }
-        setenv("TZ", "Pacific/Kiritimati", 1)
-        tzset()
-        defer {
-            if let savedZone { setenv("TZ", savedZone, 1) } else { unsetenv("TZ") }
-            tzset()
-        }
-        _ = try await BundleExporter().export(document, to: second)
-        #expect(try Data(contentsOf: first) == Data(contentsOf: second))
-    }
-
     @Test func entryTimestampsAreTheManifestsModifiedDate() throws {
         let url = try makeDocument()
         let modified = try GalleryDocument(contentsOf: url).gallery.modified

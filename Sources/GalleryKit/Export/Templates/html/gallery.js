@@ -14,6 +14,7 @@
   const cell = data.strip.cell;
   const gap = data.strip.spacing;
 
+  // The tiles in the markup; the rest (of a large gallery) are drawn near the view (see "The grid").
   const tiles = [];
   grid.querySelectorAll('.tile').forEach(function (tile) { tiles[Number(tile.dataset.index)] = tile; });
 
@@ -32,35 +33,188 @@
 
   let current = -1;     // index of the item shown, -1 while closed
   let expanded = true;  // false while a swipe is being dragged: the current strip cell is square
-  let thumbs = null;    // the strip's cells, built on first open
   let widened = null;   // the one cell that is wider than `cell`
+
+  // The grid ----------------------------------------------------------------------------------
+
+  // The markup holds the first tiles; those after them are drawn here when they come within a
+  // screen of the view, and let go when they leave it (unless focused), so that a gallery of
+  // 100,000 images holds a few hundred tiles and asks only for the thumbnails near the view.
+  // Their frames are the data's, in the same percentages as the markup's style attributes.
+  const drawn = data.drawn;
+  const drawnTiles = new Map();  // index -> tile, for the tiles drawn here that are in the DOM
+  const phoneWidth = window.matchMedia('(max-width: 600px)');  // as in gallery.css
+  const tallest = { desktop: tallestOf(drawn.desktop), phone: tallestOf(drawn.phone) };
+  let gridRequested = false;
+
+  function tallestOf(frames) {
+    let height = 0;
+    for (let at = 3; at < frames.length; at += 4) height = Math.max(height, frames[at]);
+    return height;
+  }
+
+  // The tiles drawn here whose frames meet the band from `top` to `bottom` (in % of the grid's
+  // height), as indices [start, end). Frames are in reading order, their tops never decreasing:
+  // two binary searches.
+  function drawnBetween(top, bottom) {
+    const layout = phoneWidth.matches ? 'phone' : 'desktop';
+    const frames = drawn[layout], count = frames.length / 4;
+    function firstWithTop(isBefore) {
+      let low = 0, high = count;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (isBefore(frames[middle * 4 + 1])) low = middle + 1; else high = middle;
+      }
+      return low;
+    }
+    const start = firstWithTop(function (y) { return y < top - tallest[layout]; });
+    const end = firstWithTop(function (y) { return y <= bottom; });
+    return [drawn.first + start, drawn.first + Math.max(start, end)];
+  }
+
+  function updateGrid() {
+    const box = grid.getBoundingClientRect();
+    if (drawn.desktop.length === 0 || box.height <= 0) return;
+    const reach = Math.max(window.innerHeight, 600);
+    const [start, end] = drawnBetween((-box.top - reach) / box.height * 100, (window.innerHeight - box.top + reach) / box.height * 100);
+    let following = null;  // the first tile kept after the band, which new ones go before
+    for (const [index, tile] of drawnTiles) {
+      if (index >= start && index < end) continue;
+      if (tile.contains(document.activeElement)) {
+        if (index >= end && (!following || index < Number(following.dataset.index))) following = tile;
+        continue;
+      }
+      tile.remove();
+      drawnTiles.delete(index);
+    }
+    // From the end back, each new tile goes before the one after it: the DOM (and Tab) stays in order.
+    for (let index = end - 1; index >= start; index -= 1) {
+      let tile = drawnTiles.get(index);
+      if (!tile) {
+        tile = drawTile(index);
+        grid.insertBefore(tile, following);
+        drawnTiles.set(index, tile);
+      }
+      following = tile;
+    }
+  }
+
+  function scheduleGrid() {
+    if (gridRequested) return;
+    gridRequested = true;
+    requestAnimationFrame(function () { gridRequested = false; updateGrid(); });
+  }
+
+  // A tile as the markup writes it (item.html, failed-item.html).
+  function drawTile(index) {
+    const item = items[index];
+    let tile;
+    if (item.error) {
+      tile = document.createElement('div');
+      tile.className = 'tile failed';
+      tile.setAttribute('role', 'img');
+      tile.tabIndex = 0;
+      tile.setAttribute('aria-label', item.alt + ' could not be loaded: ' + item.error);
+      tile.title = item.url || '';
+      const error = document.createElement('span');
+      error.className = 'error';
+      error.textContent = item.error;
+      tile.append(failure.querySelector('.icon').cloneNode(true), error);
+    } else {
+      tile = document.createElement('a');
+      tile.className = 'tile';
+      tile.href = item.image;
+      const img = document.createElement('img');
+      img.src = item.thumbnail;
+      img.alt = item.alt;
+      img.loading = 'lazy';
+      img.decoding = 'async';
+      const caption = document.createElement('span');
+      caption.className = 'caption';
+      caption.setAttribute('aria-hidden', 'true');
+      caption.textContent = item.caption || '';
+      tile.append(img, caption);
+    }
+    tile.id = String(index + 1);
+    tile.dataset.index = String(index);
+    const at = (index - drawn.first) * 4;
+    ['x', 'y', 'w', 'h'].forEach(function (name, offset) {
+      tile.style.setProperty('--' + name, drawn.desktop[at + offset] + '%');
+      tile.style.setProperty('--p' + name, drawn.phone[at + offset] + '%');
+    });
+    return tile;
+  }
+
+  // The tile of item `index`, drawn (and scrolled to) if it is not in the DOM.
+  function tileAt(index) {
+    if (tiles[index] || drawnTiles.has(index) || index < drawn.first) return tiles[index] || drawnTiles.get(index);
+    const box = grid.getBoundingClientRect();
+    const frames = phoneWidth.matches ? drawn.phone : drawn.desktop, at = (index - drawn.first) * 4;
+    const top = box.top + frames[at + 1] / 100 * box.height, height = frames[at + 3] / 100 * box.height;
+    window.scrollBy(0, top + height / 2 - window.innerHeight / 2);
+    updateGrid();
+    return drawnTiles.get(index);
+  }
+
+  window.addEventListener('scroll', scheduleGrid, { passive: true });
+  window.addEventListener('resize', scheduleGrid);
+  phoneWidth.addEventListener('change', scheduleGrid);
+  // A tile left with Tab (its neighbours drawn by the time the browser scrolls to the next one).
+  grid.addEventListener('focusout', scheduleGrid);
+  updateGrid();
 
   // The filmstrip -----------------------------------------------------------------------------
 
-  function buildStrip() {
+  // The strip holds the thumbnails within `stripReach` of the current one, not one per image;
+  // the first drawn is pushed by a margin to where it would be with all of them before it.
+  const stripReach = 60;
+  const thumbs = new Map();  // index -> its cell, for those drawn
+  let stripStart = 0, stripEnd = 0;
+
+  function drawStrip() {
     track.style.setProperty('--cell', cell + 'px');
     track.style.setProperty('--gap', gap + 'px');
-    thumbs = items.map(function (item, index) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'thumb';
-      button.tabIndex = -1;
-      button.setAttribute('aria-label', item.alt);
-      if (item.thumbnail) {
-        const img = document.createElement('img');
-        img.src = item.thumbnail;
-        img.alt = '';
-        img.loading = 'lazy';
-        img.decoding = 'async';
-        img.draggable = false;
-        button.appendChild(img);
-      } else {
-        button.classList.add('failed');
-      }
-      button.addEventListener('click', function () { show(index); });
-      track.appendChild(button);
-      return button;
-    });
+    const start = Math.max(0, current - stripReach), end = Math.min(items.length, current + stripReach + 1);
+    if (start === stripStart && end === stripEnd) return;
+    const keptStart = Math.max(start, stripStart), keptEnd = Math.min(end, stripEnd);
+    for (const [index, button] of thumbs) {
+      if (index >= keptStart && index < keptEnd) continue;
+      button.remove();
+      thumbs.delete(index);
+    }
+    if (track.firstElementChild) track.firstElementChild.style.marginLeft = '';
+    const before = track.firstElementChild;
+    for (let index = start; index < end; index += 1) {
+      if (thumbs.has(index)) continue;
+      const button = thumbnail(index);
+      track.insertBefore(button, index < keptStart ? before : null);
+      thumbs.set(index, button);
+    }
+    stripStart = start;
+    stripEnd = end;
+    track.firstElementChild.style.marginLeft = start * (cell + gap) + 'px';
+  }
+
+  function thumbnail(index) {
+    const item = items[index];
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'thumb';
+    button.tabIndex = -1;
+    button.setAttribute('aria-label', item.alt);
+    if (item.thumbnail) {
+      const img = document.createElement('img');
+      img.src = item.thumbnail;
+      img.alt = '';
+      img.loading = 'lazy';
+      img.decoding = 'async';
+      img.draggable = false;
+      button.appendChild(img);
+    } else {
+      button.classList.add('failed');
+    }
+    button.addEventListener('click', function () { show(index); });
+    return button;
   }
 
   function stripWidth(index) {
@@ -69,8 +223,9 @@
 
   // Widens the current cell (the CSS transition on width animates expansion 0 → 1) and centres it.
   function updateStrip() {
+    drawStrip();
     if (widened) { widened.style.width = ''; widened.classList.remove('current'); }
-    widened = thumbs[current];
+    widened = thumbs.get(current);
     widened.style.width = stripWidth(current) + 'px';
     widened.classList.add('current');
     centreStrip();
@@ -79,10 +234,10 @@
   // Translates the track so the current cell's centre is at the strip's centre. The widths are
   // still animating, so the DOM cannot yet tell where the cell will end up; but once settled
   // every cell before the current one is exactly `cell` wide, so its final position is the first
-  // cell's offset plus that many cells and gaps.
+  // drawn cell's offset (its margin included) plus that many cells and gaps.
   function centreStrip() {
     if (current < 0) return;
-    const left = thumbs[0].offsetLeft + current * (cell + gap);
+    const left = track.firstElementChild.offsetLeft + (current - stripStart) * (cell + gap);
     const centre = left + stripWidth(current) / 2;
     track.style.transform = 'translateX(' + (strip.clientWidth / 2 - centre) + 'px)';
   }
@@ -107,8 +262,7 @@
         photo.removeAttribute('src');
         photo.alt = '';
         failure.querySelector('.failure-error').textContent = item.error;
-        // The URL is not in the data; the grid's error tile holds it as its title.
-        failure.querySelector('.failure-url').textContent = tiles[index] ? tiles[index].title : '';
+        failure.querySelector('.failure-url').textContent = item.url || '';
       } else {
         placeholder.src = item.thumbnail;
         photo.alt = item.alt;
@@ -137,7 +291,6 @@
   // Opening and closing -----------------------------------------------------------------------
 
   function open(index) {
-    if (!thumbs) buildStrip();
     if (!viewer.open) {
       viewer.showModal();
       viewer.focus();  // not the close button: a focus ring there on opening looks like a selection
@@ -146,7 +299,7 @@
   }
 
   viewer.addEventListener('close', function () {
-    const tile = tiles[current];
+    const tile = tileAt(current);
     current = -1;
     history.replaceState(null, '', location.pathname + location.search);
     if (tile) {
