@@ -1,5 +1,8 @@
-"""Shared helpers for the benchmark scripts: test photos, the gallery binary, and timing."""
+"""Shared helpers for the benchmark scripts: test photos, the gallery binary, timing, and `gallery serve`."""
+import http.client
+import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -90,3 +93,38 @@ def report(rows):
     for label, seconds in rows:
         print(f"  {label:<58} {seconds * 1000:9.1f} ms   {seconds / base:6.2f}x")
     sys.stdout.flush()
+
+
+class Server:
+    """`gallery serve FOLDER`, with data, state and cache folders of its own under `state`, and a cookie for it."""
+
+    def __init__(self, gallery, folder, state):
+        environment = dict(os.environ, XDG_DATA_HOME=f"{state}/data", XDG_STATE_HOME=f"{state}/state", XDG_CACHE_HOME=f"{state}/cache")
+        self.process = subprocess.Popen([gallery, "serve", folder], stdout=subprocess.PIPE, text=True, env=environment)
+        line = self.process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{64})", line)
+        if not match:
+            raise SystemExit(f"serve printed no URL: {line!r}")
+        self.port, self.token = int(match.group(1)), match.group(2)
+        self.url = f"http://127.0.0.1:{self.port}/?token={self.token}"
+        self.headers = {"Cookie": f"gallery-{self.token[:8]}={self.token}", "Origin": f"http://127.0.0.1:{self.port}",
+                        "Content-Type": "application/json"}
+
+    def connection(self):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+
+    def call(self, connection, method, path, body=None):
+        connection.request(method, path, body=None if body is None else json.dumps(body), headers=self.headers)
+        response = connection.getresponse()
+        data = response.read()
+        if response.status >= 300:
+            raise RuntimeError(f"{method} {path}: {response.status} {data[:200]!r}")
+        return json.loads(data)
+
+    def rss_kib(self):
+        status = open(f"/proc/{self.process.pid}/status").read()
+        return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)), int(re.search(r"VmHWM:\s+(\d+)", status).group(1))
+
+    def stop(self):
+        self.process.send_signal(2)
+        self.process.wait(timeout=30)

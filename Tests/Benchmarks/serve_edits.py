@@ -15,11 +15,9 @@
 Prints a table and ratios. Uses the release build (benchlib.gallery_binary).
 """
 import argparse
-import http.client
 import http.server
 import json
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -28,47 +26,12 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import gallery_binary, make_photos  # noqa: E402
+from benchlib import Server, gallery_binary, make_photos  # noqa: E402
 
 
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
-class Server:
-    """`gallery serve FOLDER` and a cookie for it."""
-
-    def __init__(self, gallery, folder, state):
-        environment = dict(os.environ, XDG_DATA_HOME=f"{state}/data", XDG_STATE_HOME=f"{state}/state", XDG_CACHE_HOME=f"{state}/cache")
-        self.process = subprocess.Popen([gallery, "serve", folder], stdout=subprocess.PIPE, text=True, env=environment)
-        line = self.process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{64})", line)
-        if not match:
-            raise SystemExit(f"serve printed no URL: {line!r}")
-        self.port, self.token = int(match.group(1)), match.group(2)
-        self.url = f"http://127.0.0.1:{self.port}/?token={self.token}"
-        self.headers = {"Cookie": f"gallery-{self.token[:8]}={self.token}", "Origin": f"http://127.0.0.1:{self.port}",
-                        "Content-Type": "application/json"}
-
-    def connection(self):
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
-
-    def call(self, connection, method, path, body=None):
-        connection.request(method, path, body=None if body is None else json.dumps(body), headers=self.headers)
-        response = connection.getresponse()
-        data = response.read()
-        if response.status >= 300:
-            raise RuntimeError(f"{method} {path}: {response.status} {data[:200]!r}")
-        return json.loads(data)
-
-    def rss_kib(self):
-        status = open(f"/proc/{self.process.pid}/status").read()
-        return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)), int(re.search(r"VmHWM:\s+(\d+)", status).group(1))
-
-    def stop(self):
-        self.process.send_signal(2)
-        self.process.wait(timeout=30)
 
 
 def document_ids(gallery, path):

@@ -31,12 +31,11 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 import uuid
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import gallery_binary, vips  # noqa: E402
+from benchlib import Server, gallery_binary, vips  # noqa: E402
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -93,37 +92,13 @@ def links_document(path, count, port, delay):
         archive.writestr("manifest.json", json.dumps(manifest), compress_type=zipfile.ZIP_DEFLATED)
 
 
-class Serve:
-    """`gallery serve FOLDER` with its own cache, state and data folders."""
-
-    def __init__(self, gallery, folder, home):
-        environment = dict(os.environ, XDG_DATA_HOME=f"{home}/data", XDG_STATE_HOME=f"{home}/state", XDG_CACHE_HOME=f"{home}/cache")
-        self.process = subprocess.Popen([gallery, "serve", folder], stdout=subprocess.PIPE, text=True, env=environment)
-        line = self.process.stdout.readline()
-        match = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{64})", line)
-        if not match:
-            raise SystemExit(f"serve printed no URL: {line!r}")
-        self.port, self.token = int(match.group(1)), match.group(2)
-        self.url = match.group(0)
-
-    def state(self, name):
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}/api/galleries/{name}?width={VIEWPORT['width'] - 32}&style=justified",
-            headers={"Cookie": f"gallery-{self.token[:8]}={self.token}"})
-        start = time.perf_counter()
-        body = urllib.request.urlopen(request, timeout=120).read()
-        return len(body), time.perf_counter() - start
-
-    def rss_mib(self):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        return 0.0
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=30)
+def state(server, name):
+    """Bytes and seconds of the state API's answer for `name` (every image's frame)."""
+    connection = server.connection()
+    start = time.perf_counter()
+    connection.request("GET", f"/api/galleries/{name}?width={VIEWPORT['width'] - 32}&style=justified", headers=server.headers)
+    body = connection.getresponse().read()
+    return len(body), time.perf_counter() - start
 
 
 # JavaScript the page is measured with: the cells on screen, and whether their images are shown.
@@ -206,11 +181,11 @@ def main():
         for count in SIZES + ["slow-300"]:
             name = f"links-{count}.gallery" if count != "slow-300" else "slow-300.gallery"
             # A server and an image cache of its own for each gallery: every image is fetched.
-            serve = Serve(gallery, folder, os.path.join(work, f"home-{count}"))
+            serve = Server(gallery, folder, os.path.join(work, f"home-{count}"))
             try:
-                state_bytes, state_seconds = serve.state(name)
+                state_bytes, state_seconds = state(serve, name)
                 row = measure(browser, serve, name)
-                row.update(stateBytes=state_bytes, state=state_seconds, rss=serve.rss_mib())
+                row.update(stateBytes=state_bytes, state=state_seconds, rss=serve.rss_kib()[0] / 1024)
                 results[count] = row
             finally:
                 serve.stop()

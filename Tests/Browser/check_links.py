@@ -30,24 +30,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
-def wait_until(predicate, message, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise Failure(message)
+sys.path.insert(0, os.path.dirname(__file__))
+from browserlib import Failure, check, isolated_environment, start_serve, wait_until  # noqa: E402
 
 
 class Web(http.server.BaseHTTPRequestHandler):
@@ -88,9 +72,7 @@ def run(gallery, image, screenshots):
     base = f"http://127.0.0.1:{web.server_address[1]}"
     folder = work / "folder"
     folder.mkdir()
-    environment = dict(os.environ)
-    for variable, sub in (("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache")):
-        environment[variable] = str(work / sub)
+    environment = isolated_environment(work)
     document = folder / "Links.gallery"
     # Made while the broken links still answer: `create` records them as working links. One
     # document for each window size, so that each shows its images loading.
@@ -110,12 +92,8 @@ def run(gallery, image, screenshots):
         result = subprocess.run([gallery, "open", "--json", str(document)], capture_output=True, text=True, check=True, env=environment)
         return json.loads(result.stdout)
 
-    server = subprocess.Popen([gallery, "serve", str(folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
+    server, origin, token = start_serve(gallery, folder, environment)
     try:
-        line = server.stdout.readline()
-        match = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=([0-9a-f]{64})", line)
-        check(match, f"serve printed no URL: {line!r}")
-        origin, token = match.group(1), match.group(2)
         with sync_playwright() as playwright:
             executable = shutil.which("chromium")
             check(executable, "chromium is not installed (Debian package `chromium`)")

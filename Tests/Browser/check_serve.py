@@ -17,7 +17,6 @@ import argparse
 import http.server
 import json
 import os
-import re
 import shutil
 import struct
 import subprocess
@@ -30,24 +29,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-
-class Failure(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise Failure(message)
-
-
-def wait_until(predicate, message, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise Failure(message)
+sys.path.insert(0, os.path.dirname(__file__))
+from browserlib import Failure, check, isolated_environment, start_serve, wait_until  # noqa: E402
 
 
 class ImageHandler(http.server.BaseHTTPRequestHandler):
@@ -91,15 +74,7 @@ class Session:
         return [image["id"] for image in self.document(name)["images"]]
 
     def start(self):
-        environment = dict(os.environ)
-        state = self.folder.parent / "state"
-        for variable, sub in (("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache")):
-            environment[variable] = str(state / sub)
-        self.server = subprocess.Popen([self.gallery, "serve", str(self.folder)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment)
-        line = self.server.stdout.readline()
-        match = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=([0-9a-f]{64})", line)
-        check(match, f"serve printed no URL with a token: {line!r} {self.server.stderr.read() if self.server.poll() is not None else ''}")
-        self.origin, self.token = match.group(1), match.group(2)
+        self.server, self.origin, self.token = start_serve(self.gallery, self.folder, isolated_environment(self.folder.parent / "state"))
         self.url = f"{self.origin}/?token={self.token}"
 
     def stop(self):
