@@ -141,7 +141,7 @@ extension BrowserRoutes {
     /// thumbnails, fetched on view as its page shows them, drawn as a stored preview is. The
     /// document is not changed. `nil` when none of those images can be had.
     func viewedPreview(of url: URL) async throws -> Data? {
-        let document = try await offloaded { try GalleryDocument(contentsOf: url) }
+        let document = try await services.openedDocuments.current(url).document
         let shown = document.gallery.images.lazy.filter { !$0.hasFailed }.prefix(PageStyle.previewCount)
         let remote = services.remoteImages
         let thumbnails = await withTaskGroup(of: (Int, Data?).self) { group in

@@ -9,7 +9,9 @@ import ServiceLifecycle
 /// image files, retries, the stored images and thumbnails, and a stream of change events.
 ///
 /// Routes that change the document answer with its new state for the width and layout style in
-/// the query (`?width=1200&style=justified`), so the page redraws from one answer.
+/// the query (`?width=1200&style=justified`), so the page redraws from one answer. `GET` with
+/// `&first=N` answers with the first N items only (and `count`, the whole number): a page opening
+/// a gallery of 100,000 images shows its first screen before the whole state (megabytes) comes.
 struct GalleryRoutes {
     let services: Services
     var folder: DocumentFolder { services.folder }
@@ -58,7 +60,7 @@ struct GalleryRoutes {
         api.post(":name/retries") { request, context in
             let url = try document(context)
             let id = try await JSONBody.decode(Retry.self, from: request).id
-            let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
+            let opened = try await services.openedDocuments.current(url).document
             guard let image = opened.gallery.images.first(where: { $0.id == id }) else { throw APIError(Gallery.imageGone) }
             guard case .web = try ImageSource(image.url) else {
                 throw APIError(.badRequest, "\(url.lastPathComponent): only web images are fetched again here; this one is a local file")
@@ -99,7 +101,7 @@ struct GalleryRoutes {
     /// one cannot be had, none is kept and the answer says which and why.
     private func keeping(_ edit: GalleryEdit, in url: URL) async throws -> EditQueue.Edit {
         guard case .keep(let ids) = edit else { throw APIError(.badRequest, "not a keep") }
-        let opened = try await offloaded { try GalleryDocument(contentsOf: url) }
+        let opened = try await services.openedDocuments.current(url).document
         let wanted = Set(ids)
         let images = opened.gallery.images.filter { wanted.contains($0.id) && !$0.isCached && !$0.hasFailed }
         guard !images.isEmpty else {
@@ -123,11 +125,8 @@ struct GalleryRoutes {
     /// between makes the answer look older than it is (the page loads again at the next event),
     /// never newer (the page would keep showing the older content).
     private func currentState(of url: URL, for request: Request, status: HTTPResponse.Status) async throws -> Response {
-        let snapshot = try await offloaded {
-            let version = DocumentVersion.of(url)
-            let opened = try GalleryDocument(contentsOf: url)
-            return EditQueue.Outcome(gallery: opened.gallery, canUndo: opened.canUndo, canRedo: opened.canRedo, version: version)
-        }
+        let (opened, version) = try await services.openedDocuments.current(url)
+        let snapshot = EditQueue.Outcome(gallery: opened.gallery, canUndo: opened.canUndo, canRedo: opened.canRedo, version: version)
         return JSONBody.response(await state(of: url, snapshot, for: request), status: status)
     }
 
@@ -140,7 +139,9 @@ struct GalleryRoutes {
             version: snapshot.version,
             placeholders: await services.arrivals.placeholders(in: url), retrying: await services.arrivals.isRetrying(in: url),
             arrivalFailure: await services.arrivals.lastFailure(in: url),
-            arrangement: arrangement, width: width
+            arrangement: arrangement, width: width,
+            // `first=N`: the first N items only (the page's first answer for a large gallery).
+            limit: query["first"].flatMap { Int(String($0)) }.map { max($0, 0) } ?? .max
         )
     }
 
@@ -193,8 +194,8 @@ struct GalleryRoutes {
     private func image(_ request: Request, _ context: BasicRequestContext, thumbnail: Bool) async throws -> Response {
         let url = try document(context)
         guard let id = UUID(uuidString: try context.parameters.require("id")) else { throw APIError(.badRequest, "not an image id") }
+        let document = try await services.openedDocuments.current(url).document
         let found: (image: GalleryImage, stored: (Data, String)?) = try await offloaded {
-            let document = try GalleryDocument(contentsOf: url)
             guard let image = document.gallery.images.first(where: { $0.id == id }) else {
                 throw APIError(.notFound, "\(url.lastPathComponent): no such image")
             }

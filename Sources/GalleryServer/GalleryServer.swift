@@ -110,7 +110,7 @@ public struct GalleryServer: Sendable {
     func makeRouter(services: Services) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: AccessGuard(token: token, allowedHosts: allowedHosts))
-        SiteRoutes(site: site, folder: folder).register(on: router)
+        SiteRoutes(site: site, folder: folder, openedDocuments: services.openedDocuments).register(on: router)
         BrowserRoutes(services: services).register(on: router)
         GalleryRoutes(services: services).register(on: router)
         return router

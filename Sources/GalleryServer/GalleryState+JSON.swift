@@ -29,6 +29,8 @@ extension GalleryState {
         out.boolean(canRedo)
         out.member("version")
         out.string(version)
+        out.member("count")
+        out.integer(count)
         if let arrivalFailure {
             out.member("arrivalFailure")
             out.string(arrivalFailure)

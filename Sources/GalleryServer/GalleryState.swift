@@ -47,15 +47,21 @@ struct GalleryState: Sendable {
     var arrivalFailure: String?
     var items: [Item]
     var layout: Layout
+    /// How many items the gallery has: more than `items` holds in an answer cut to its first ones.
+    var count: Int
+
 }
 
 extension GalleryState.Layout {
-    /// The frames of items with these aspect ratios on a page laid out by `style`.
-    init(_ style: PageStyle, aspectRatios: [Double]) {
+    /// The frames of items with these aspect ratios on a page laid out by `style` (of the first
+    /// `limit` of them; the height is the whole layout's).
+    init(_ style: PageStyle, aspectRatios: [Double], limit: Int = .max) {
         let layout = style.layout(aspectRatios: aspectRatios)
         self.init(
             style: style.arrangement, width: style.width, height: layout.contentHeight,
-            frames: layout.frames.map { [Self.rounded($0.x), Self.rounded($0.y), Self.rounded($0.width), Self.rounded($0.height)] }
+            frames: layout.frames.prefix(limit).map {
+                [Self.rounded($0.x), Self.rounded($0.y), Self.rounded($0.width), Self.rounded($0.height)]
+            }
         )
     }
 
@@ -65,11 +71,13 @@ extension GalleryState.Layout {
 
 extension GalleryState {
     /// The state of `gallery`, with `placeholders` standing before the images they will precede
-    /// (in their order), laid out for `width`.
+    /// (in their order), laid out for `width`; with a `limit`, only the first `limit` items and
+    /// their frames (the layout's height and `count` still the whole gallery's): what a page shows
+    /// first, before the rest of a large gallery's state has come.
     init(
         name: String, gallery: Gallery, canUndo: Bool, canRedo: Bool, version: String,
         placeholders: [Arrivals.Placeholder], retrying: Set<UUID>, arrivalFailure: String? = nil, arrangement: PageStyle.Arrangement,
-        width: Double
+        width: Double, limit: Int = .max
     ) {
         var before: [UUID: [Arrivals.Placeholder]] = [:]
         var atEnd: [Arrivals.Placeholder] = []
@@ -83,18 +91,22 @@ extension GalleryState {
         }
         var items: [Item] = []
         var ratios: [Double] = []
-        items.reserveCapacity(gallery.images.count + placeholders.count)
+        items.reserveCapacity(min(gallery.images.count + placeholders.count, limit))
+        ratios.reserveCapacity(gallery.images.count + placeholders.count)
         func add(_ placeholder: Arrivals.Placeholder) {
+            ratios.append(1)
+            guard items.count < limit else { return }
             items.append(
                 Item(
                     id: placeholder.id.uuidString.lowercased(), status: "loading", url: placeholder.source,
                     alt: "Arriving: \(placeholder.source)",
                     hasThumbnail: false, isCached: false, isPlaceholder: true
                 ))
-            ratios.append(1)
         }
         for (offset, image) in gallery.images.enumerated() {
             before[image.id]?.forEach(add)
+            ratios.append(image.hasFailed ? 1 : image.aspectRatio)
+            guard items.count < limit else { continue }
             let status = retrying.contains(image.id) ? "loading" : image.hasFailed ? "failed" : "ok"
             let alt = image.caption.flatMap { $0.isEmpty ? nil : $0 } ?? "Image \(offset + 1)"
             items.append(
@@ -106,13 +118,13 @@ extension GalleryState {
                     stripWidth: image.hasFailed
                         ? PageStyle.filmstripCell : PageStyle.filmstripWidth(ofImageWithAspectRatio: image.aspectRatio)
                 ))
-            ratios.append(image.hasFailed ? 1 : image.aspectRatio)
         }
         atEnd.forEach(add)
+        let layout = Layout(
+            .screen(width: width, columns: gallery.columns, arrangement: arrangement), aspectRatios: ratios, limit: items.count)
         self.init(
             name: name, title: gallery.title, columns: gallery.columns, canUndo: canUndo, canRedo: canRedo, version: version,
-            arrivalFailure: arrivalFailure, items: items,
-            layout: Layout(.screen(width: width, columns: gallery.columns, arrangement: arrangement), aspectRatios: ratios)
+            arrivalFailure: arrivalFailure, items: items, layout: layout, count: ratios.count
         )
     }
 }

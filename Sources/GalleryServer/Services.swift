@@ -11,6 +11,7 @@ final class Services: Sendable {
     let recents: RecentDocuments
     let browser: DocumentBrowser
     let edits = EditQueue()
+    let openedDocuments = OpenedDocuments()
     let events: DocumentEvents
     let arrivals: Arrivals
     let fetcher: ImageFetcher

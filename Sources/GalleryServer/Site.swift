@@ -44,12 +44,16 @@ struct Site: Sendable {
 struct SiteRoutes {
     let site: Site
     let folder: DocumentFolder
+    let openedDocuments: OpenedDocuments
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/") { _, _ in site.response(for: "browser.html") }
         // The page is the same for every document: its script reads the name from the address.
         router.get("/gallery/:name") { _, context in
-            _ = try folder.document(named: context.parameters.require("name"))
+            let url = try folder.document(named: context.parameters.require("name"))
+            // The page asks for the document's state as soon as its script runs: reading a large
+            // document starts now, so that it is (nearly) read by then.
+            Task { _ = try? await openedDocuments.current(url) }
             return site.response(for: "gallery.html")
         }
         // Browsers ask for it unprompted; there is none.

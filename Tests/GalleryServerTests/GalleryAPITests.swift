@@ -49,6 +49,21 @@ import Testing
         }
     }
 
+    /// `first=N`: the first N items and frames of the whole state, its height and count unchanged.
+    @Test func theFirstItemsAloneAreTheStartOfTheWholeState() async throws {
+        let harness = try ServerHarness()
+        try await harness.test { client in
+            let whole = try StateView(try await client.call(.get, "/api/galleries/Trip.gallery?width=800", headers: harness.headers).json)
+            let first = try StateView(
+                try await client.call(.get, "/api/galleries/Trip.gallery?width=800&first=2", headers: harness.headers).json)
+            #expect(whole.ids.count == 4 && whole.json["count"] as? Int == 4)
+            #expect(first.ids == Array(whole.ids.prefix(2)) && first.frames == Array(whole.frames.prefix(2)))
+            #expect(first.json["count"] as? Int == 4)
+            let height = { (state: StateView) in (state.json["layout"] as? [String: Any])?["height"] as? Double }
+            #expect(height(first) != nil && height(first) == height(whole))
+        }
+    }
+
     @Test func eachEditActionChangesTheDocumentAsTheCLIWould() async throws {
         let harness = try ServerHarness()
         let ids = try harness.document().ids

@@ -466,15 +466,45 @@
   // about to change (the page's width, the style, the columns) and when the page is reloaded.
   let anchorToKeep = readSavedAnchor();
 
-  async function load() {
-    const request = api('GET', base + query());
+  // The page's first answer holds only the first images (and the whole layout's height), so that
+  // a gallery of 100,000 images shows its first screen before its whole state (megabytes) has
+  // come; a larger one is then loaded whole. Not when the page comes back to a place further on.
+  const firstItems = 300;
+  let whole = Promise.resolve();  // settles once a whole state has been drawn
+
+  function isPartial() { return state !== null && state.count > state.items.length; }
+
+  function load() {
+    whole = loadState(!state && !anchorToKeep);
+    return whole;
+  }
+
+  async function loadState(firstOnly) {
+    const request = api('GET', base + query() + (firstOnly ? '&first=' + firstItems : ''));
     loading = request;
     try {
       const answer = await request;
-      if (loading === request) render(answer);
+      if (loading !== request) return;
+      render(answer);
+      if (!isPartial()) return;
+      // The rest waits until the images in view have come (or a second): it would slow them.
+      await inViewShown(1000);
+      if (loading === request) await loadState(false);
     } catch (error) {
       say(error.message, true);
     }
+  }
+
+  // Resolves once no cell in view is waiting for its image, or after `timeout` ms.
+  function inViewShown(timeout) {
+    const deadline = performance.now() + timeout;
+    return new Promise(function (resolve) {
+      (function poll() {
+        let waiting = false;
+        for (const cell of cells.values()) if (cell.isSeen && cell.classList.contains('fetching')) waiting = true;
+        if (!waiting || performance.now() >= deadline) resolve(); else setTimeout(poll, 50);
+      })();
+    });
   }
 
   function render(next) {
@@ -612,8 +642,9 @@
     render(answer);
   }
 
-  // Sends a change; resolves to whether the server made it.
+  // Sends a change (once the whole state is here); resolves to whether the server made it.
   async function send(route, body) {
+    await whole;
     try {
       showChange(await api('POST', base + '/' + route + query(), body));
       return true;
