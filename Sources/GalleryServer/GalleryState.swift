@@ -81,7 +81,8 @@ extension GalleryState {
     ) {
         var before: [UUID: [Arrivals.Placeholder]] = [:]
         var atEnd: [Arrivals.Placeholder] = []
-        let present = Set(gallery.images.map(\.id))
+        // Hashing 100,000 ids takes a while: only when images are arriving.
+        let present = placeholders.isEmpty ? [] : Set(gallery.images.map(\.id))
         for placeholder in placeholders {
             if let next = placeholder.before, present.contains(next) {
                 before[next, default: []].append(placeholder)
@@ -103,10 +104,11 @@ extension GalleryState {
                     hasThumbnail: false, isCached: false, isPlaceholder: true
                 ))
         }
-        for (offset, image) in gallery.images.enumerated() {
-            before[image.id]?.forEach(add)
-            ratios.append(image.hasFailed ? 1 : image.aspectRatio)
+        for offset in gallery.images.indices {
+            if !before.isEmpty { before[gallery.images[offset].id]?.forEach(add) }
+            ratios.append(gallery.images[offset].hasFailed ? 1 : gallery.images[offset].aspectRatio)
             guard items.count < limit else { continue }
+            let image = gallery.images[offset]
             let status = retrying.contains(image.id) ? "loading" : image.hasFailed ? "failed" : "ok"
             let alt = image.caption.flatMap { $0.isEmpty ? nil : $0 } ?? "Image \(offset + 1)"
             items.append(

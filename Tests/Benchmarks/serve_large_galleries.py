@@ -44,7 +44,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 SIZES = [300, 3_000, 100_000]
 # Each figure is the median of this many page loads, each with a new server and an empty cache.
-REPETITIONS = 3
+REPETITIONS = 5
 VIEWPORT = {"width": 1280, "height": 800}
 
 
