@@ -11,7 +11,8 @@ import ServiceLifecycle
 /// Routes that change the document answer with its new state for the width and layout style in
 /// the query (`?width=1200&style=justified`), so the page redraws from one answer. `GET` with
 /// `&first=N` answers with the first N items only (and `count`, the whole number): a page opening
-/// a gallery of 100,000 images shows its first screen before the whole state (megabytes) comes.
+/// a gallery of 100,000 images shows its first screen before the whole state (megabytes) comes;
+/// with `&columns=N`, laid out N images per row, the document unchanged (a pinch in progress).
 struct GalleryRoutes {
     let services: Services
     var folder: DocumentFolder { services.folder }
@@ -134,8 +135,14 @@ struct GalleryRoutes {
         let query = request.uri.queryParameters
         let width = query["width"].flatMap { Double(String($0)) }.map { min(max($0, 100), 10_000) } ?? 1200
         let arrangement = query["style"].flatMap { PageStyle.Arrangement(rawValue: String($0)) } ?? .justified
+        // `columns=N`: laid out with N images per row without changing the document (a pinch in
+        // progress shows it; the pinch's end is a `columns` edit).
+        var gallery = snapshot.gallery
+        if let columns = query["columns"].flatMap({ Int(String($0)) }) {
+            gallery.columns = min(max(columns, Gallery.columnRange.lowerBound), Gallery.columnRange.upperBound)
+        }
         return GalleryState(
-            name: url.lastPathComponent, gallery: snapshot.gallery, canUndo: snapshot.canUndo, canRedo: snapshot.canRedo,
+            name: url.lastPathComponent, gallery: gallery, canUndo: snapshot.canUndo, canRedo: snapshot.canRedo,
             version: snapshot.version,
             placeholders: await services.arrivals.placeholders(in: url), retrying: await services.arrivals.isRetrying(in: url),
             arrivalFailure: await services.arrivals.lastFailure(in: url),

@@ -3,6 +3,7 @@ condition, and starting the server with data, state and cache folders of its own
 import os
 import re
 import subprocess
+import sys
 import time
 
 
@@ -41,3 +42,22 @@ def start_serve(gallery, folder, environment):
     match = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=([0-9a-f]{64})", line)
     check(match, f"serve printed no URL with a token: {line!r} {server.stderr.read() if server.poll() is not None else ''}")
     return server, match.group(1), match.group(2)
+
+
+def stop_serve(server):
+    """Ctrl-C to `gallery serve`, and a kill if it has not stopped 10 s later."""
+    server.send_signal(2)
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+def report(name, check_everything, success):
+    """Runs `check_everything()`; prints `NAME: OK: success`, or `NAME: FAIL: why` and exits 1."""
+    try:
+        check_everything()
+    except Failure as failure:
+        print(f"{name}: FAIL: {failure}")
+        sys.exit(1)
+    print(f"{name}: OK: {success}")

@@ -31,7 +31,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browserlib import Failure, check, isolated_environment, start_serve, wait_until  # noqa: E402
+from browserlib import check, isolated_environment, report, start_serve, stop_serve, wait_until  # noqa: E402
 
 
 class Web(http.server.BaseHTTPRequestHandler):
@@ -147,11 +147,7 @@ def run(gallery, image, screenshots):
                 context.close()
             browser.close()
     finally:
-        server.send_signal(2)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_serve(server)
         web.shutdown()
         shutil.rmtree(work, ignore_errors=True)
 
@@ -162,12 +158,8 @@ def main():
     parser.add_argument("image")
     parser.add_argument("--screenshots")
     arguments = parser.parse_args()
-    try:
-        run(arguments.gallery, arguments.image, arguments.screenshots)
-    except Failure as failure:
-        print(f"FAIL: {failure}")
-        sys.exit(1)
-    print("ok: a gallery of links shows its images, an error tile with its reason, Retry, Keep in gallery and Undo")
+    report("check_links", lambda: run(arguments.gallery, arguments.image, arguments.screenshots),
+           "a gallery of links shows its images, an error tile with its reason, Retry, Keep in gallery and Undo")
 
 
 if __name__ == "__main__":

@@ -60,21 +60,27 @@ import Testing
         #expect(result.status == 64 && result.errorOutput.contains("--port must be from 0 to 65535"), "\(result)")
     }
 
-    @Test func theAppWorksInHeadlessChromium() throws {
-        let checker = Repository.root.appendingPathComponent("Tests/Browser/check_serve.py")
+    /// Runs `Tests/Browser/NAME` (Playwright driving Debian's chromium) on this build's binary.
+    func runBrowserCheck(_ name: String, _ arguments: [String]) throws {
+        let checker = Repository.root.appendingPathComponent("Tests/Browser/\(name)")
         let python = try #require(Command.which("python3"))
-        let images = Array(Repository.sampleImageFiles().prefix(7)).map(\.path)
-        let result = try Command.run(python, [checker.path, Command.gallery.path] + images, in: folder.url)
+        let result = try Command.run(python, [checker.path, Command.gallery.path] + arguments, in: folder.url)
         #expect(result.status == 0, "\(result)")
+    }
+
+    @Test func theAppWorksInHeadlessChromium() throws {
+        try runBrowserCheck("check_serve.py", Array(Repository.sampleImageFiles().prefix(7)).map(\.path))
+    }
+
+    /// Touch on a phone-sized page (chromium with touch emulation): long press and drag of one
+    /// image and of a selected stack, a drop on the trash, pinch both ways, a swipe that scrolls.
+    @Test func touchReordersRemovesAndPinchesInHeadlessChromium() throws {
+        try runBrowserCheck("check_touch.py", Array(Repository.sampleImageFiles().prefix(6)).map(\.path))
     }
 
     /// A gallery of links (nothing stored) in headless Chromium: its images fetched on view, a
     /// broken one an error tile until Retry, the document unchanged until "Keep in gallery".
     @Test func aGalleryOfLinksShowsItsImagesInHeadlessChromium() throws {
-        let checker = Repository.root.appendingPathComponent("Tests/Browser/check_links.py")
-        let python = try #require(Command.which("python3"))
-        let image = Repository.sampleImage("01-dawn").path
-        let result = try Command.run(python, [checker.path, Command.gallery.path, image], in: folder.url)
-        #expect(result.status == 0, "\(result)")
+        try runBrowserCheck("check_links.py", [Repository.sampleImage("01-dawn").path])
     }
 }

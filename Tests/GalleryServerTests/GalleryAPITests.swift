@@ -64,6 +64,26 @@ import Testing
         }
     }
 
+    /// `columns=N` lays the state out N per row (clamped to the range) and leaves the document alone.
+    @Test func aLayoutWithOtherColumnsIsShownWithoutAnEdit() async throws {
+        let harness = try ServerHarness()
+        let before = try Data(contentsOf: harness.folder.appendingPathComponent("Trip.gallery"))
+        try await harness.test { client in
+            for (asked, shown) in [(1, 1), (5, 5), (40, 12)] {
+                let state = try StateView(
+                    try await client.call(
+                        .get, "/api/galleries/Trip.gallery?width=800&style=grid&columns=\(asked)", headers: harness.headers
+                    )
+                    .json)
+                #expect(state.columns == shown)
+                let ratios = try harness.document().gallery.images.map(\.aspectRatio)
+                let layout = GalleryState.Layout(.screen(width: 800, columns: shown, arrangement: .grid), aspectRatios: ratios)
+                #expect(state.frames == layout.frames)
+            }
+        }
+        #expect(try Data(contentsOf: harness.folder.appendingPathComponent("Trip.gallery")) == before)
+    }
+
     @Test func eachEditActionChangesTheDocumentAsTheCLIWould() async throws {
         let harness = try ServerHarness()
         let ids = try harness.document().ids

@@ -220,7 +220,7 @@
   }
 
   function place(cell, frame) {
-    if (!frame) return;
+    if (!frame || (lifted && lifted.cell === cell)) return;  // a lifted cell follows the finger
     const transform = 'translate(' + frame[0] + 'px,' + frame[1] + 'px)';
     if (cell.style.transform !== transform) cell.style.transform = transform;
     cell.style.width = frame[2] + 'px';
@@ -245,7 +245,8 @@
     cell.setAttribute('aria-posinset', String(index + 1));
     cell.setAttribute('aria-setsize', String(state.items.length));
     cell.tabIndex = item.id === tabStop ? 0 : -1;
-    cell.draggable = !item.isPlaceholder && captionEditing !== item.id;
+    // A phone's long press is the page's own touch drag, not the browser's drag and drop.
+    cell.draggable = !item.isPlaceholder && captionEditing !== item.id && !touchOnly.matches;
     for (const status of ['ok', 'failed', 'loading']) cell.classList.toggle(status, item.status === status);
     cell.classList.toggle('unstored', isUnstored(item));
     cell.classList.toggle('dragging', dragging.has(item.id));
@@ -853,8 +854,192 @@
 
   canvas.addEventListener('click', function (event) {
     const cell = event.target.closest('.cell');
-    if (cell && !event.target.closest('button, input')) choose(cell.dataset.id, event);
+    // In selection mode a tap adds or takes away, as Ctrl-click does.
+    if (cell && !event.target.closest('button, input')) choose(cell.dataset.id, selecting ? { ctrlKey: true } : event);
   });
+
+  let selecting = false;
+  const selectButton = document.getElementById('select');
+  selectButton.addEventListener('click', function () {
+    selecting = !selecting;
+    selectButton.setAttribute('aria-pressed', String(selecting));
+    if (!selecting) { selection.clear(); showSelection(); }
+  });
+
+  // Touch ------------------------------------------------------------------------------------------
+
+  // A long press picks an image up (with the rest of the selection, if it is selected); it follows
+  // the finger, the others make room, and letting go moves it there, or over the trash removes it.
+  // A finger that moves before the press is long scrolls, as usual. Two fingers pinch the images
+  // per row: the layout follows live (the server's, for that many per row) and the end is one
+  // `columns` edit. Touch events, not HTML5 drag and drop, which phones do not start from touch.
+  const touchOnly = window.matchMedia('(hover: none) and (pointer: coarse)');
+  const touchLift = { delay: 450, tolerance: 8, edge: 64, step: 14 };
+  let press = null;   // a finger down on a cell, not held long enough yet
+  let lifted = null;  // the image(s) being carried
+  let pinch = null;
+
+  canvas.addEventListener('touchstart', function (event) {
+    cancelPress();
+    if (!state || lifted) return;
+    if (event.touches.length === 2) return startPinch(event);
+    if (event.touches.length !== 1) return;
+    const cell = event.target.closest('.cell');
+    if (!cell || event.target.closest('button, input')) return;
+    const index = indexOf(cell.dataset.id);
+    if (index < 0 || state.items[index].isPlaceholder) return;
+    const point = event.touches[0];
+    press = { id: cell.dataset.id, x: point.clientX, y: point.clientY, timer: setTimeout(lift, touchLift.delay) };
+  }, { passive: true });
+
+  canvas.addEventListener('touchmove', function (event) {
+    if (pinch) {
+      event.preventDefault();
+      if (event.touches.length === 2) movePinch(event);
+    } else if (lifted) {
+      event.preventDefault();
+      follow(event.touches[0].clientX, event.touches[0].clientY);
+    } else if (press) {
+      const point = event.touches[0];
+      if (Math.hypot(point.clientX - press.x, point.clientY - press.y) > touchLift.tolerance) cancelPress();
+    }
+  }, { passive: false });
+
+  canvas.addEventListener('touchend', function (event) {
+    cancelPress();
+    if (lifted && event.touches.length === 0) drop(false);
+    if (pinch && event.touches.length < 2) endPinch();
+  });
+  canvas.addEventListener('touchcancel', function () {
+    cancelPress();
+    if (lifted) drop(true);
+    if (pinch) endPinch();
+  });
+  // The long-press menu (Save image, Copy…) would cover the image being picked up.
+  canvas.addEventListener('contextmenu', function (event) { if (press || lifted || touchOnly.matches) event.preventDefault(); });
+
+  function cancelPress() {
+    if (press) clearTimeout(press.timer);
+    press = null;
+  }
+
+  function lift() {
+    const { id, x, y } = press;
+    press = null;
+    const index = indexOf(id);
+    if (index < 0) return;
+    const ids = targets(id);
+    const cell = cells.get(id) || draw(index, true);
+    const frame = state.layout.frames[index];
+    const box = canvas.getBoundingClientRect();
+    lifted = { id: id, ids: ids, cell: cell, base: state, before: undefined, x: x, y: y, grabX: x - box.left - frame[0], grabY: y - box.top - frame[1], scrolling: 0 };
+    dragging = new Set(ids);
+    dragSources = new Set(ids.filter(function (each) { return cells.has(each); }));
+    for (const each of ids) if (each !== id && cells.has(each)) cells.get(each).classList.add('dragging');
+    cell.classList.add('lifted');
+    if (ids.length > 1) cell.dataset.count = String(ids.length);
+    trash.classList.add('active');
+    if (navigator.vibrate) navigator.vibrate(10);
+    follow(x, y);
+  }
+
+  // The lifted cell under the finger; the others where they would be if it were dropped here.
+  function follow(x, y) {
+    lifted.x = x;
+    lifted.y = y;
+    const box = canvas.getBoundingClientRect();
+    lifted.cell.style.transform = 'translate(' + (x - box.left - lifted.grabX) + 'px,' + (y - box.top - lifted.grabY) + 'px) scale(1.04)';
+    const overTrash = isOver(trash, x, y);
+    trash.classList.toggle('over', overTrash);
+    if (!overTrash) makeRoom(x, y);
+    scrollNearEdges();
+  }
+
+  function makeRoom(x, y) {
+    const moving = new Set(lifted.ids);
+    const before = nextRealAfter(dropPoint({ clientX: x, clientY: y }).index, moving);
+    if (before === lifted.before) return;
+    lifted.before = before;
+    const kept = lifted.base.items.filter(function (item) { return !moving.has(item.id); });
+    const moved = lifted.base.items.filter(function (item) { return moving.has(item.id); });
+    let at = before ? kept.findIndex(function (item) { return item.id === before; }) : kept.length;
+    if (at < 0) at = kept.length;
+    showState(Object.assign({}, lifted.base, { items: kept.slice(0, at).concat(moved, kept.slice(at)) }));
+  }
+
+  // Near the top or the bottom of the view the page scrolls, faster the nearer the finger.
+  function scrollNearEdges() {
+    const top = visibleTop() + touchLift.edge, bottom = window.innerHeight - touchLift.edge;
+    const speed = lifted.y < top ? -touchLift.step * Math.min(1, (top - lifted.y) / touchLift.edge)
+      : lifted.y > bottom ? touchLift.step * Math.min(1, (lifted.y - bottom) / touchLift.edge) : 0;
+    lifted.speed = speed;
+    if (speed === 0 || lifted.scrolling) return;
+    lifted.scrolling = requestAnimationFrame(function scroll() {
+      if (!lifted || lifted.speed === 0) { if (lifted) lifted.scrolling = 0; return; }
+      window.scrollBy(0, lifted.speed);
+      lifted.scrolling = 0;
+      follow(lifted.x, lifted.y);
+    });
+  }
+
+  function drop(cancelled) {
+    const carried = lifted;
+    lifted = null;
+    cancelAnimationFrame(carried.scrolling);
+    trash.classList.remove('active', 'over');
+    carried.cell.classList.remove('lifted');
+    delete carried.cell.dataset.count;
+    for (const cell of cells.values()) cell.classList.remove('dragging');
+    dragging = new Set();
+    dragSources = new Set();
+    const onTrash = !cancelled && isOver(trash, carried.x, carried.y);
+    // Back to the state before the lift, from which the edit's own optimistic state is drawn.
+    showState(carried.base);
+    if (onTrash) remove(carried.ids);
+    else if (!cancelled && carried.before !== undefined) move(carried.ids, carried.before);
+  }
+
+  function isOver(element, x, y) {
+    const box = element.getBoundingClientRect();
+    return x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+  }
+
+  function touchDistance(touches) {
+    return Math.hypot(touches[0].clientX - touches[1].clientX, touches[0].clientY - touches[1].clientY);
+  }
+
+  function startPinch(event) {
+    pinch = { distance: Math.max(touchDistance(event.touches), 1), columns: state.columns, shown: state.columns };
+  }
+
+  // Spread: fewer per row (larger images); pinch: more.
+  function movePinch(event) {
+    const scale = touchDistance(event.touches) / pinch.distance;
+    const count = Math.min(Math.max(Math.round(pinch.columns / scale), state.columnRange[0]), state.columnRange[1]);
+    if (count === pinch.shown) return;
+    pinch.shown = count;
+    keepAnchor();
+    previewColumns(count);
+  }
+
+  function endPinch() {
+    const ended = pinch;
+    pinch = null;
+    if (ended.shown === ended.columns) return;
+    keepAnchor();
+    edit({ action: 'columns', count: ended.shown });
+  }
+
+  async function previewColumns(count) {
+    const request = api('GET', base + query() + '&columns=' + count);
+    loading = request;
+    try {
+      const answer = await request;
+      if (loading === request && pinch) render(answer);
+    } catch (error) {
+      say(error.message, true);
+    }
+  }
   canvas.addEventListener('dblclick', function (event) {
     const cell = event.target.closest('.cell');
     if (!cell || event.target.closest('button, input')) return;

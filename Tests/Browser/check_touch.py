@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Touch on the gallery page of `gallery serve`, in Debian's chromium as a phone.
+
+    check_touch.py GALLERY IMAGE... [--screenshots DIR]
+
+Makes Trip.gallery from the IMAGEs (at least 6), serves it, and drives a 390x844 phone with touch
+(`has_touch`, `is_mobile`; the fingers are CDP `Input.dispatchTouchEvent`): a long press and a drag
+moves one image, a long press on a selection (made in Select mode) moves the stack, a drag onto
+the trash removes, two fingers spread and pinch change the images per row, and a swipe scrolls
+without changing anything. The document on disk (`gallery open --json`) is the judge. With
+--screenshots, the page during a touch drag. Prints one line; exits 1 on the first failure.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, os.path.dirname(__file__))
+from browserlib import check, isolated_environment, report, start_serve, stop_serve, wait_until  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+
+
+class Fingers:
+    """Touches sent through the DevTools protocol, as a phone's screen sends them."""
+
+    def __init__(self, context, page):
+        self.session = context.new_cdp_session(page)
+
+    def send(self, kind, points):
+        self.session.send("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [{"x": x, "y": y, "id": number} for number, (x, y) in enumerate(points)]})
+
+    def drag(self, start, end, hold, steps=16, midway=None):
+        """One finger down at `start`, held `hold` seconds, moved to `end` in `steps`, lifted."""
+        self.send("touchStart", [start])
+        time.sleep(hold)
+        for step in range(1, steps + 1):
+            point = (start[0] + (end[0] - start[0]) * step / steps, start[1] + (end[1] - start[1]) * step / steps)
+            self.send("touchMove", [point])
+            time.sleep(0.03)
+            if midway and step == steps // 2:
+                midway()
+        time.sleep(0.2)
+        self.send("touchEnd", [])
+
+    def pinch(self, centre, start_gap, end_gap, steps=10):
+        """Two fingers either side of `centre`, `start_gap` apart, moved to `end_gap` apart."""
+        def points(gap):
+            return [(centre[0] - gap / 2, centre[1]), (centre[0] + gap / 2, centre[1])]
+        self.send("touchStart", points(start_gap))
+        for step in range(1, steps + 1):
+            self.send("touchMove", points(start_gap + (end_gap - start_gap) * step / steps))
+            time.sleep(0.05)
+        time.sleep(0.4)
+        self.send("touchEnd", [])
+
+
+def centre_of(page, selector):
+    box = page.locator(selector).bounding_box()
+    check(box, f"{selector} is not on the page")
+    return (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def run(gallery, images, screenshots):
+    work = Path(tempfile.mkdtemp(prefix="gallerykit-touch-"))
+    folder = work / "folder"
+    folder.mkdir()
+    environment = isolated_environment(work)
+    document = folder / "Trip.gallery"
+    created = subprocess.run([gallery, "create", str(document), "--cache", *images], capture_output=True, text=True, env=environment)
+    check(created.returncode == 0, f"create failed: {created.stderr}")
+
+    def on_disk():
+        result = subprocess.run([gallery, "open", "--json", str(document)], capture_output=True, text=True, check=True, env=environment)
+        return json.loads(result.stdout)
+
+    def ids():
+        return [image["id"] for image in on_disk()["images"]]
+
+    server, origin, token = start_serve(gallery, folder, environment)
+    try:
+        with sync_playwright() as playwright:
+            executable = shutil.which("chromium")
+            check(executable, "chromium is not installed (Debian package `chromium`)")
+            browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+            context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
+            page = context.new_page()
+            page.goto(f"{origin}/?token={token}")
+            page.goto(f"{origin}/gallery/Trip.gallery")
+            wait_until(lambda: page.evaluate("() => document.querySelectorAll('#canvas .cell img').length") >= 6, "the images did not appear")
+            fingers = Fingers(context, page)
+
+            def cell(image_id):
+                return f"#canvas .cell[data-id='{image_id}']"
+
+            def settle():
+                time.sleep(0.6)
+
+            # One image: a long press on the first, carried to the right half of the fourth.
+            before = ids()
+            start = centre_of(page, cell(before[0]))
+            box = page.locator(cell(before[3])).bounding_box()
+            end = (box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2)
+            shot = (lambda: page.screenshot(path=str(Path(screenshots) / "touch-drag-390.png"))) if screenshots else None
+            fingers.drag(start, end, hold=0.7, midway=shot)
+            wait_until(lambda: ids() != before, "a long press and a drag moved nothing on disk")
+            after = ids()
+            check(after.index(before[0]) >= 2 and [i for i in after if i != before[0]] == before[1:],
+                  f"the image went to {after.index(before[0])}, or the others changed order")
+            settle()
+
+            # A stack: Select mode, tap two images, carry them (by one of them) to the end.
+            before = ids()
+            page.tap("#select")
+            page.tap(cell(before[1]))
+            page.tap(cell(before[2]))
+            check(page.locator("#canvas .cell[aria-selected='true']").count() == 2, "tapping in Select mode did not select two images")
+            last = page.locator(cell(before[-1])).bounding_box()
+            fingers.drag(centre_of(page, cell(before[1])), (last["x"] + last["width"] * 0.9, last["y"] + last["height"] / 2), hold=0.7)
+            wait_until(lambda: ids() != before, "carrying a selection moved nothing on disk")
+            after = ids()
+            check(after[-2:] == [before[1], before[2]] and [i for i in after if i not in before[1:3]] == [i for i in before if i not in before[1:3]],
+                  f"the stack did not go to the end in its order: {[before.index(i) for i in after]}")
+            page.tap("#select")
+            settle()
+
+            # The trash: carried there, an image is removed.
+            before = ids()
+            fingers.drag(centre_of(page, cell(before[0])), centre_of(page, "#trash"), hold=0.7)
+            wait_until(lambda: len(ids()) == len(before) - 1, "dropping on the trash removed nothing")
+            check(before[0] not in ids(), "the trash removed another image")
+            settle()
+
+            # Two fingers: spread for fewer images per row, pinch for more; one edit each.
+            columns = on_disk()["columns"]
+            middle = centre_of(page, "#canvas")
+            fingers.pinch((middle[0], 400), 80, 300)
+            wait_until(lambda: on_disk()["columns"] < columns, f"spreading two fingers left {columns} per row")
+            spread = on_disk()["columns"]
+            settle()
+
+            # A swipe that does not wait scrolls, and moves nothing.
+            before = ids()
+            scrolled = page.evaluate("() => scrollY")
+            first = page.locator(cell(before[1])).bounding_box()
+            start = (first["x"] + first["width"] / 2, min(first["y"] + first["height"] / 2, 700))
+            fingers.drag(start, (start[0], start[1] - 300), hold=0, steps=10)
+            wait_until(lambda: page.evaluate("() => scrollY") > scrolled + 50, "a swipe did not scroll the page")
+            time.sleep(0.6)
+            check(ids() == before, "a swipe moved an image")
+
+            page.evaluate("() => window.scrollTo(0, 0)")
+            fingers.pinch((middle[0], 300), 300, 60)
+            wait_until(lambda: on_disk()["columns"] > spread, f"pinching two fingers left {spread} per row")
+            browser.close()
+    finally:
+        stop_serve(server)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("gallery")
+    parser.add_argument("images", nargs="+")
+    parser.add_argument("--screenshots")
+    arguments = parser.parse_args()
+    report("check_touch", lambda: run(arguments.gallery, arguments.images, arguments.screenshots),
+           "long press and drag (one image, a selected stack), trash, pinch both ways, swipe scrolls")
+
+
+if __name__ == "__main__":
+    main()
