@@ -27,34 +27,84 @@ extension GalleryLayout {
     public static func filmstrip(
         aspectRatios: [Double], current: Int, expansion: Double, width: Double, height: Double, spacing: Double = 0
     ) -> GalleryLayout {
+        // The strip at rest on an item: one algorithm with the strip in motion.
+        let current = min(max(current, 0), max(aspectRatios.count - 1, 0))
+        return filmstrip(
+            aspectRatios: aspectRatios, position: Double(current), expandingRate: expansion, width: width, height: height, spacing: spacing)
+    }
+}
+
+extension GalleryLayout {
+    /// The filmstrip while it scrolls, at a fractional `position` (2.4 is 40 % of the way from
+    /// item 2 to item 3), the way the Photos layout write-up describes it.
+    ///
+    /// The point `position` of the strip is at `width / 2`: item `i`'s square (side `height`) is
+    /// centred at `width / 2 + (i − position) × (height + spacing)`. An item less than one step
+    /// from there widens towards its aspect ratio: its extra width is
+    /// `(height × r − height) × expanding × expandingRate`, where `r` is its ratio clamped to
+    /// `0.5...3` and `expanding = 1 − |i − position|`, so during a scroll the widening passes
+    /// smoothly from one item to the next; it pushes the items before it left and those after it
+    /// right by half its extra width each, so items stay `spacing` apart. `expandingRate` is 0
+    /// while the user drags the strip itself (all squares) and 1 once it has settled.
+    ///
+    /// At a whole `position` this is `filmstrip(aspectRatios:current:expansion:…)` with
+    /// `expansion` = `expandingRate`. `position` is clamped to the items (NaN is 0), so the first
+    /// and last can reach the centre; `expandingRate` to `0...1` (NaN is 0).
+    /// - Complexity: O(n), where n is the number of items.
+    public static func filmstrip(
+        aspectRatios: [Double], position: Double, expandingRate: Double, width: Double, height: Double, spacing: Double = 0
+    ) -> GalleryLayout {
         let count = aspectRatios.count
         guard count > 0 else { return .empty }
         guard let width = LayoutInput.length(width), let height = LayoutInput.length(height) else {
             return .zeroSized(count: count)
         }
         let spacing = LayoutInput.spacing(spacing, atMost: LayoutInput.maximumLength)
-        let current = min(max(current, 0), count - 1)
-        let expansion = expansion.isNaN ? 0 : min(max(expansion, 0), 1)
-        let settledRatio = min(
-            max(LayoutInput.aspectRatio(aspectRatios[current]), filmstripAspectRatioRange.lowerBound),
-            filmstripAspectRatioRange.upperBound
-        )
-        let currentWidth = height * (1 + expansion * (settledRatio - 1))
-        let currentX = width / 2 - currentWidth / 2
+        let position = position.isNaN ? 0 : min(max(position, 0), Double(count - 1))
+        let rate = expandingRate.isNaN ? 0 : min(max(expandingRate, 0), 1)
         let step = height + spacing
 
-        // Each position is computed from the current item's, not accumulated, so rounding errors
-        // do not grow along a strip of thousands.
+        // Only the one or two items within a step of the centre widen.
+        let lower = Int(position.rounded(.down))
+        let upper = min(lower + 1, count - 1)
+        func extraWidth(of index: Int) -> Double {
+            let ratio = min(
+                max(LayoutInput.aspectRatio(aspectRatios[index]), filmstripAspectRatioRange.lowerBound),
+                filmstripAspectRatioRange.upperBound)
+            let expanding = max(0, 1 - abs(Double(index) - position))
+            return (height * ratio - height) * expanding * rate
+        }
+        let widened = upper == lower ? [(lower, extraWidth(of: lower))] : [(lower, extraWidth(of: lower)), (upper, extraWidth(of: upper))]
+
         var frames: [LayoutFrame] = []
         frames.reserveCapacity(count)
-        for index in 0..<current {
-            frames.append(LayoutFrame(x: currentX - Double(current - index) * step, y: 0, width: height, height: height))
-        }
-        frames.append(LayoutFrame(x: currentX, y: 0, width: currentWidth, height: height))
-        let afterCurrent = currentX + currentWidth + spacing
-        for index in (current + 1)..<count {
-            frames.append(LayoutFrame(x: afterCurrent + Double(index - current - 1) * step, y: 0, width: height, height: height))
+        for index in 0..<count {
+            var itemWidth = height
+            var shift = 0.0
+            for (widenedIndex, extra) in widened {
+                if index == widenedIndex {
+                    itemWidth += extra
+                } else {
+                    shift += index < widenedIndex ? -extra / 2 : extra / 2
+                }
+            }
+            // From the centre, not accumulated: rounding errors do not grow along thousands of items.
+            let centre = width / 2 + (Double(index) - position) * step + shift
+            frames.append(LayoutFrame(x: centre - itemWidth / 2, y: 0, width: itemWidth, height: height))
         }
         return GalleryLayout(frames: frames, contentHeight: height)
     }
+
+    /// How far a pager's image is moved inside its page while the page moves, so that the image
+    /// slides slower than its frame: `−0.3 × pageWidth × distance`, where `distance` is how far
+    /// the page's centre is from the view's centre in page widths (positive to the right),
+    /// clamped to `−1...1` (NaN is 0). 0 for the page at rest in the centre.
+    public static func parallaxOffset(pageDistance distance: Double, pageWidth: Double) -> Double {
+        guard let pageWidth = LayoutInput.length(pageWidth) else { return 0 }
+        let distance = distance.isNaN ? 0 : min(max(distance, -1), 1)
+        return -parallaxFactor * pageWidth * distance
+    }
+
+    /// How much of a page's movement its image lags behind (the write-up's 0.3).
+    public static let parallaxFactor = 0.3
 }

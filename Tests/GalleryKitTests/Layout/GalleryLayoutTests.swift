@@ -374,6 +374,83 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
         }
     }
 
+    @Test func aStripBetweenTwoItemsWidensBothInProportion() {
+        // Ratios 2 and 3 at 100: settled widths 200 and 300; 40 % of the way from item 1 to item 2.
+        let layout = GalleryLayout.filmstrip(
+            aspectRatios: [1, 2, 3, 1], position: 1.4, expandingRate: 1, width: 400, height: 100, spacing: 10)
+        let widths = layout.frames.map(\.width)
+        #expect(abs(widths[1] - (100 + 100 * 0.6)) < 1e-9 && abs(widths[2] - (100 + 200 * 0.4)) < 1e-9)
+        #expect(widths[0] == 100 && widths[3] == 100)
+        // The view's centre is 40 % of a step past item 1's square centre, pushed by item 2's half.
+        let centre1 = layout.frames[1].x + layout.frames[1].width / 2
+        #expect(abs(centre1 - (200 - 0.4 * 110 - 80 / 2)) < 1e-9)
+    }
+
+    @Test func movingStripProperties() async {
+        let unit = zip(Gen.int(in: 0...5), Gen.double(in: 0...1)).map { kind, value -> Double in
+            switch kind {
+            case 0: 0
+            case 1: 1
+            case 2: .nan
+            case 3: value * 3 - 1
+            default: value
+            }
+        }
+        await propertyCheck(
+            count: 300,
+            input: documentRatio.array(of: 1...40), Gen.double(in: -3...45), unit,
+            zip(Gen.double(in: 1...2000), Gen.double(in: 1...300)), documentSpacing
+        ) { ratios, position, rate, size, spacing in
+            let (width, height) = size
+            let layout = GalleryLayout.filmstrip(
+                aspectRatios: ratios, position: position, expandingRate: rate, width: width, height: height, spacing: spacing)
+            #expect(layout.frames.count == ratios.count && layout.contentHeight == height)
+            let spacing = usableSpacing(spacing)
+            let step = height + spacing
+            let clamped = min(max(position, 0), Double(ratios.count - 1))
+            let tolerance = 1e-9 * (width + Double(ratios.count) * step) * 4
+            for (index, frame) in layout.frames.enumerated() {
+                #expect(frame.y == 0 && frame.height == height)
+                // Only the items within a step of the centre are wider (or narrower) than square.
+                if abs(Double(index) - clamped) >= 1 || rate.isNaN || rate <= 0 {
+                    #expect(frame.width == height, "item \(index) at \(clamped)")
+                }
+                if index > 0 {
+                    #expect(abs(frame.x - layout.frames[index - 1].maxX - spacing) <= tolerance)
+                }
+            }
+            // At a whole position, the strip at rest there.
+            let whole = clamped.rounded()
+            let moving = GalleryLayout.filmstrip(
+                aspectRatios: ratios, position: whole, expandingRate: rate, width: width, height: height, spacing: spacing)
+            #expect(
+                moving
+                    == GalleryLayout.filmstrip(
+                        aspectRatios: ratios, current: Int(whole), expansion: rate, width: width, height: height, spacing: spacing))
+            let current = moving.frames[Int(whole)]
+            #expect(abs(current.x + current.width / 2 - width / 2) <= tolerance)
+            // With every item square (rate 0), the view's centre is `position` of the way along.
+            let squares = GalleryLayout.filmstrip(
+                aspectRatios: ratios, position: position, expandingRate: 0, width: width, height: height, spacing: spacing)
+            #expect(abs(squares.frames[0].x + height / 2 + clamped * step - width / 2) <= tolerance)
+            // Continuous: a small scroll moves every frame a little.
+            let nudge = min(clamped + 0.001, Double(ratios.count - 1))
+            let nudged = GalleryLayout.filmstrip(
+                aspectRatios: ratios, position: nudge, expandingRate: rate, width: width, height: height, spacing: spacing)
+            for (frame, next) in zip(layout.frames, nudged.frames) {
+                #expect(
+                    abs(next.x - frame.x) <= 0.001 * step * 4 + tolerance && abs(next.width - frame.width) <= 0.001 * height * 6 + tolerance
+                )
+            }
+        }
+    }
+
+    @Test(arguments: [(-2.0, 30.0), (-1.0, 30.0), (-0.5, 15.0), (0.0, 0.0), (0.5, -15.0), (1.0, -30.0), (3.0, -30.0), (.nan, 0.0)])
+    func parallaxLagsByAThirdOfThePagesDistance(distance: Double, offset: Double) {
+        #expect(GalleryLayout.parallaxOffset(pageDistance: distance, pageWidth: 100) == offset)
+        #expect(GalleryLayout.parallaxOffset(pageDistance: distance, pageWidth: .nan) == 0)
+    }
+
     // MARK: All layouts
 
     /// Each layout with the given ratios, width and height (row height or strip height).
