@@ -2,6 +2,17 @@ import GalleryKit
 import PropertyBased
 import Testing
 
+/// An expansion or expanding rate: its ends, NaN, beyond `0...1` on either side, or inside.
+private let expansion = zip(Gen.int(in: 0...5), Gen.double(in: 0...1)).map { kind, value -> Double in
+    switch kind {
+    case 0: 0
+    case 1: 1
+    case 2: .nan
+    case 3: value * 3 - 1
+    default: value
+    }
+}
+
 /// Aspect ratios as documents hold them: ordinary photos, and the values a hostile or broken
 /// document can carry (0, negative, NaN, infinite, huge, tiny, beyond the clamp).
 private let documentRatio = zip(Gen.int(in: 0...15), Gen.double(in: 0.2...5)).map { kind, value -> Double in
@@ -309,15 +320,6 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
     }
 
     @Test func filmstripProperties() async {
-        let expansion = zip(Gen.int(in: 0...5), Gen.double(in: 0...1)).map { kind, value -> Double in
-            switch kind {
-            case 0: 0
-            case 1: 1
-            case 2: .nan
-            case 3: value * 3 - 1
-            default: value
-            }
-        }
         await propertyCheck(
             count: 300,
             input: documentRatio.array(of: 0...50), Gen.int(in: -5...60), zip(expansion, expansion),
@@ -387,18 +389,9 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
     }
 
     @Test func movingStripProperties() async {
-        let unit = zip(Gen.int(in: 0...5), Gen.double(in: 0...1)).map { kind, value -> Double in
-            switch kind {
-            case 0: 0
-            case 1: 1
-            case 2: .nan
-            case 3: value * 3 - 1
-            default: value
-            }
-        }
         await propertyCheck(
             count: 300,
-            input: documentRatio.array(of: 1...40), Gen.double(in: -3...45), unit,
+            input: documentRatio.array(of: 1...40), Gen.double(in: -3...45), expansion,
             zip(Gen.double(in: 1...2000), Gen.double(in: 1...300)), documentSpacing
         ) { ratios, position, rate, size, spacing in
             let (width, height) = size
