@@ -276,6 +276,50 @@ def check_viewer_at(page, data, index, log):
     check_log(log)
 
 
+def check_mid_swipe(page, data, index):
+    """A pointer holding the large image half a page to the left: the strip has moved half a
+    step, and the current and next thumbnails are each widened halfway (GalleryLayout's
+    filmstrip at position index + 0.5, computed here from the data's ratios)."""
+    items = data["items"]
+    if index + 1 >= len(items):
+        return
+    cell, gap = data["strip"]["cell"], data["strip"]["spacing"]
+
+    def extra(item, expanding):
+        ratio = min(max(item["ratio"], 0.5), 3)
+        return (cell * ratio - cell) * expanding
+
+    stage = page.locator(".viewer .stage").bounding_box()
+    y = stage["y"] + stage["height"] / 2
+    start = stage["x"] + stage["width"] * 0.75
+    page.mouse.move(start, y)
+    page.mouse.down()
+    page.mouse.move(start - stage["width"] / 2, y, steps=8)
+    time.sleep(0.1)
+    shown = page.evaluate("""() => {
+        const strip = document.querySelector('.viewer .strip').getBoundingClientRect();
+        const boxes = [...document.querySelectorAll('.viewer .thumb')].map((t) => t.getBoundingClientRect())
+            .sort((a, b) => a.left - b.left);
+        return { centre: strip.left + strip.width / 2, boxes: boxes.map((b) => [b.left, b.width]) };
+    }""")
+    # Back where it started before letting go: the same image springs back.
+    page.mouse.move(start, y, steps=4)
+    page.mouse.up()
+    here, after = items[index], items[index + 1]
+    want_here, want_after = cell + extra(here, 0.5), cell + extra(after, 0.5)
+    # The thumbnails in screen order; the two nearest the centre are the current and the next.
+    boxes = shown["boxes"]
+    nearest = sorted(range(len(boxes)), key=lambda i: abs(boxes[i][0] + boxes[i][1] / 2 - shown["centre"]))[:2]
+    left, right = sorted(nearest)
+    check(abs(boxes[left][1] - want_here) <= 1.5 and abs(boxes[right][1] - want_after) <= 1.5,
+          f"mid-swipe the two thumbnails at the centre are {boxes[left][1]:.1f} and {boxes[right][1]:.1f} px wide, "
+          f"not halfway widened ({want_here:.1f} and {want_after:.1f})")
+    want_centre = shown["centre"] - (cell + gap) / 2 - extra(after, 0.5) / 2
+    got_centre = boxes[left][0] + boxes[left][1] / 2
+    check(abs(got_centre - want_centre) <= 2,
+          f"mid-swipe the current thumbnail's centre is at {got_centre:.1f}, not half a step left of the centre ({want_centre:.1f})")
+
+
 def open_grid(browser, export, log, viewport, scale, screenshot):
     """A new page of the site at `viewport` and `scale`, its grid checked (and saved as the image
     `screenshot`, if given); returns the page and the site's data."""
@@ -319,6 +363,8 @@ def run(export, screenshots):
             page, data = open_grid(browser, export, log, DESKTOP, 1, screenshots and os.path.join(screenshots, "grid-1280.png"))
             if data["items"]:
                 index = open_viewer(page, data)
+                check_viewer_at(page, data, index, log)
+                check_mid_swipe(page, data, index)
                 check_viewer_at(page, data, index, log)
                 index = page_once(page, data, index)
                 check_viewer_at(page, data, index, log)

@@ -73,7 +73,7 @@ public struct HTMLExporter: DocumentExporter {
         try GalleryError.system("cannot create", url: assets) { () throws(SystemError) in
             try FileLocation.makeDirectory(assets, mode: 0o755)
         }
-        for name in ["gallery.css", "gallery.js"] {
+        for name in ["gallery.css", "viewer-layout.js", "gallery.js"] {
             try ExportStaging.createFile(at: assets.appendingPathComponent(name), contents: try ExportTemplate.data(named: "html/\(name)"))
         }
         return .folder
@@ -133,6 +133,7 @@ public struct HTMLExporter: DocumentExporter {
                 "error": isOK ? .null : .string(item.failure ?? "the image could not be loaded"),
                 "url": isOK ? .null : .string(item.source),
                 "stripWidth": .number(isOK ? PageStyle.filmstripWidth(ofImageWithAspectRatio: ratio) : PageStyle.filmstripCell),
+                "ratio": .number(isOK ? ratio : 1),
             ])
         }
         return .object([

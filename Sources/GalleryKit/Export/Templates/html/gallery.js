@@ -13,6 +13,7 @@
   const items = data.items;
   const cell = data.strip.cell;
   const gap = data.strip.spacing;
+  if (!window.GalleryViewerLayout) return;  // viewer-layout.js did not load: the grid's links still work
 
   // The tiles in the markup; the rest (of a large gallery) are drawn near the view (see "The grid").
   const tiles = [];
@@ -30,10 +31,9 @@
   const next = part('.nav.next');
   const strip = part('.strip');
   const track = part('.strip-track');
+  track.style.height = cell + 'px';
 
   let current = -1;     // index of the item shown, -1 while closed
-  let expanded = true;  // false while a swipe is being dragged: the current strip cell is square
-  let widened = null;   // the one cell that is wider than `cell`
 
   // The grid ----------------------------------------------------------------------------------
 
@@ -165,34 +165,34 @@
 
   // The filmstrip -----------------------------------------------------------------------------
 
-  // The strip holds the thumbnails within `stripReach` of the current one, not one per image;
-  // the first drawn is pushed by a margin to where it would be with all of them before it.
+  // The strip holds the thumbnails within `stripReach` of the current one, not one per image. It
+  // is at a fractional position (the item at the strip's centre: 2.4 is 40 % of the way from item
+  // 2 to 3) and an expanding rate, and every drawn thumbnail is placed where GalleryLayout's
+  // filmstrip puts it (viewer-layout.js, pinned to the Swift code by a test): the current one
+  // widened to its image's shape, its neighbours widening in turn as the pager moves.
   const stripReach = 60;
   const thumbs = new Map();  // index -> its cell, for those drawn
   let stripStart = 0, stripEnd = 0;
+  let stripPosition = 0;
+  let stripRate = 1;
+  let stripAnimation = 0;
 
   function drawStrip() {
-    track.style.setProperty('--cell', cell + 'px');
-    track.style.setProperty('--gap', gap + 'px');
     const start = Math.max(0, current - stripReach), end = Math.min(items.length, current + stripReach + 1);
     if (start === stripStart && end === stripEnd) return;
-    const keptStart = Math.max(start, stripStart), keptEnd = Math.min(end, stripEnd);
     for (const [index, button] of thumbs) {
-      if (index >= keptStart && index < keptEnd) continue;
+      if (index >= start && index < end) continue;
       button.remove();
       thumbs.delete(index);
     }
-    if (track.firstElementChild) track.firstElementChild.style.marginLeft = '';
-    const before = track.firstElementChild;
     for (let index = start; index < end; index += 1) {
       if (thumbs.has(index)) continue;
       const button = thumbnail(index);
-      track.insertBefore(button, index < keptStart ? before : null);
+      track.appendChild(button);
       thumbs.set(index, button);
     }
     stripStart = start;
     stripEnd = end;
-    track.firstElementChild.style.marginLeft = start * (cell + gap) + 'px';
   }
 
   function thumbnail(index) {
@@ -217,36 +217,44 @@
     return button;
   }
 
-  function stripWidth(index) {
-    return index === current && expanded ? items[index].stripWidth : cell;
-  }
-
-  // Widens the current cell (the CSS transition on width animates expansion 0 → 1) and centres it.
-  function updateStrip() {
-    drawStrip();
-    if (widened) { widened.style.width = ''; widened.classList.remove('current'); }
-    widened = thumbs.get(current);
-    widened.style.width = stripWidth(current) + 'px';
-    widened.classList.add('current');
-    centreStrip();
-  }
-
-  // Translates the track so the current cell's centre is at the strip's centre. The widths are
-  // still animating, so the DOM cannot yet tell where the cell will end up; but once settled
-  // every cell before the current one is exactly `cell` wide, so its final position is the first
-  // drawn cell's offset (its margin included) plus that many cells and gaps.
-  function centreStrip() {
+  // Places the drawn thumbnails for the strip's position and rate (a window of the strip is the
+  // same strip: positions are relative to the centre).
+  function placeStrip() {
     if (current < 0) return;
-    const left = track.firstElementChild.offsetLeft + (current - stripStart) * (cell + gap);
-    const centre = left + stripWidth(current) / 2;
-    track.style.transform = 'translateX(' + (strip.clientWidth / 2 - centre) + 'px)';
+    drawStrip();
+    const ratios = [];
+    for (let index = stripStart; index < stripEnd; index += 1) ratios.push(items[index].ratio);
+    const frames = window.GalleryViewerLayout.filmstrip(ratios, stripPosition - stripStart, stripRate, strip.clientWidth, cell, gap);
+    for (const [index, button] of thumbs) {
+      const frame = frames[index - stripStart];
+      button.style.transform = 'translateX(' + frame[0] + 'px)';
+      button.style.width = frame[1] + 'px';
+      const isCurrent = index === current;
+      button.classList.toggle('current', isCurrent);
+      if (isCurrent) button.setAttribute('aria-current', 'true'); else button.removeAttribute('aria-current');
+    }
+  }
+
+  // Moves the strip to `position` at rate 1 over `duration` ms, easing in and out.
+  function settleStrip(position, duration) {
+    cancelAnimationFrame(stripAnimation);
+    const from = stripPosition, fromRate = stripRate, started = performance.now();
+    const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    (function frame(now) {
+      const t = reduced ? 1 : Math.min(1, (now - started) / duration);
+      const eased = t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2;
+      stripPosition = from + (position - from) * eased;
+      stripRate = fromRate + (1 - fromRate) * eased;
+      placeStrip();
+      if (t < 1) stripAnimation = requestAnimationFrame(frame);
+    })(started);
   }
 
   // The large image ---------------------------------------------------------------------------
 
   function show(index) {
     index = Math.max(0, Math.min(items.length - 1, index));
-    expanded = true;
+    const opening = current < 0;
     if (index !== current) {
       current = index;
       const item = items[index];
@@ -271,7 +279,13 @@
       preloadNeighbours(index);
       history.replaceState(null, '', '#' + (index + 1));
     }
-    updateStrip();
+    if (opening) {
+      stripPosition = index;
+      stripRate = 1;
+      placeStrip();
+    } else {
+      settleStrip(index, 300);
+    }
   }
 
   photo.addEventListener('load', function () {
@@ -349,10 +363,10 @@
     if (!drag || event.pointerId !== drag.id) return;
     drag.dx = event.clientX - drag.x;
     frame.style.transform = 'translateX(' + drag.dx + 'px)';
-    if (expanded && Math.abs(drag.dx) > 10) {
-      expanded = false;  // expansion 0 while scrolling, as in Photos
-      updateStrip();
-    }
+    // The strip follows the pager: a page's width dragged is one thumbnail's step.
+    cancelAnimationFrame(stripAnimation);
+    stripPosition = current - drag.dx / stage.clientWidth;
+    placeStrip();
   });
 
   function endDrag(event, cancelled) {
@@ -371,7 +385,7 @@
   stage.addEventListener('pointercancel', function (event) { endDrag(event, true); });
 
   // Rotating a phone or resizing the window moves the strip's centre.
-  window.addEventListener('resize', centreStrip);
+  window.addEventListener('resize', placeStrip);
 
   // An address like index.html#3 opens the third image.
   function indexFromHash() {
