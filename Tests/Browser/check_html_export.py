@@ -300,7 +300,11 @@ def check_mid_swipe(page, data, index):
         const strip = document.querySelector('.viewer .strip').getBoundingClientRect();
         const boxes = [...document.querySelectorAll('.viewer .thumb')].map((t) => t.getBoundingClientRect())
             .sort((a, b) => a.left - b.left);
-        return { centre: strip.left + strip.width / 2, boxes: boxes.map((b) => [b.left, b.width]) };
+        const page = document.querySelector('.viewer .frame:not(.neighbour)').getBoundingClientRect();
+        const image = document.querySelector('.viewer .frame:not(.neighbour) .placeholder').getBoundingClientRect();
+        const next = document.querySelector('.viewer .frame.neighbour[data-side="1"]').getBoundingClientRect();
+        return { centre: strip.left + strip.width / 2, boxes: boxes.map((b) => [b.left, b.width]),
+                 page: page.left, image: image.left, next: next.left, step: document.querySelector('.viewer .stage').clientWidth };
     }""")
     # Back where it started before letting go: the same image springs back.
     page.mouse.move(start, y, steps=4)
@@ -314,10 +318,28 @@ def check_mid_swipe(page, data, index):
     check(abs(boxes[left][1] - want_here) <= 1.5 and abs(boxes[right][1] - want_after) <= 1.5,
           f"mid-swipe the two thumbnails at the centre are {boxes[left][1]:.1f} and {boxes[right][1]:.1f} px wide, "
           f"not halfway widened ({want_here:.1f} and {want_after:.1f})")
+    # The pager: the page half a step left, the next one half in, the image lagging inside its page
+    # by GalleryLayout.parallaxOffset: -0.3 x the page's width x its distance (-0.5) = 0.15 x width.
+    step = shown["step"]
+    check(abs(shown["next"] - shown["page"] - step) <= 2, f"mid-swipe the next page is {shown['next'] - shown['page']:.1f} px after the current one, not a page ({step})")
+    lag = shown["image"] - shown["page"]
+    check(abs(lag - 0.15 * step) <= 2, f"mid-swipe the image lags {lag:.1f} px inside its page, not 0.3 x {step} x 0.5 = {0.15 * step:.1f}")
     want_centre = shown["centre"] - (cell + gap) / 2 - extra(after, 0.5) / 2
     got_centre = boxes[left][0] + boxes[left][1] / 2
     check(abs(got_centre - want_centre) <= 2,
           f"mid-swipe the current thumbnail's centre is at {got_centre:.1f}, not half a step left of the centre ({want_centre:.1f})")
+
+
+def swipe_once(page, data, index):
+    """A quick swipe to the left on the large image; returns the index now shown (the next)."""
+    stage = page.locator(".viewer .stage").bounding_box()
+    y = stage["y"] + stage["height"] / 2
+    page.mouse.move(stage["x"] + stage["width"] * 0.8, y)
+    page.mouse.down()
+    page.mouse.move(stage["x"] + stage["width"] * 0.3, y, steps=5)
+    page.mouse.up()
+    check_viewer_at(page, data, index + 1, {"problems": []})
+    return index + 1
 
 
 def open_grid(browser, export, log, viewport, scale, screenshot):
@@ -391,6 +413,8 @@ def run(export, screenshots):
             phone, _ = open_grid(browser, export, log, PHONE, 2, screenshots and os.path.join(screenshots, "grid-390.png"))
             if data["items"]:
                 index = open_viewer(phone, data)
+                if index + 1 < len(data["items"]):
+                    index = swipe_once(phone, data, index)
                 index = page_once(phone, data, index)
                 check_viewer_at(phone, data, index, log)
                 if screenshots:

@@ -349,36 +349,85 @@
     open(Number(tile.dataset.index));
   });
 
-  // Swipe: the image follows the finger; past the threshold it pages, otherwise springs back.
+  // The pager: the large image and its two neighbours side by side, a page apart. They follow the
+  // finger (or the mouse); each page's image lags inside it by GalleryLayout's parallax offset,
+  // so it slides slower than its frame; the strip moves with them. Let go past a fifth of the
+  // page (or flicked), the next page slides in; otherwise the pages spring back.
+  const neighbours = { '-1': part('.frame.neighbour[data-side="-1"]'), '1': part('.frame.neighbour[data-side="1"]') };
   let drag = null;
+  let settling = 0;
+
+  function pageStep() { return stage.clientWidth; }
+
+  // Places the pages `dx` px from rest: the current one, and the neighbours a page either side.
+  function placePages(dx) {
+    const step = pageStep();
+    const pages = [[frame, 0], [neighbours['-1'], -1], [neighbours['1'], 1]];
+    for (const [page, side] of pages) {
+      const offset = dx + side * step;
+      page.style.transform = offset ? 'translateX(' + offset + 'px)' : '';
+      const parallax = window.GalleryViewerLayout.parallaxOffset(offset / step, step);
+      page.style.setProperty('--parallax', parallax + 'px');
+    }
+  }
+
+  // The neighbours' images, when a drag starts (the originals were preloaded; a thumbnail
+  // stands in for a format the browser cannot show, or a failed image's empty page).
+  function fillNeighbours() {
+    for (const side of [-1, 1]) {
+      const item = items[current + side];
+      const img = neighbours[String(side)].querySelector('img');
+      if (!item || item.error) { img.removeAttribute('src'); continue; }
+      img.onerror = function () { if (img.getAttribute('src') !== item.thumbnail) img.src = item.thumbnail; };
+      img.src = item.image;
+    }
+  }
 
   stage.addEventListener('pointerdown', function (event) {
-    if (!event.isPrimary || event.button !== 0 || event.target.closest('button')) return;
-    drag = { id: event.pointerId, x: event.clientX, dx: 0 };
+    if (!event.isPrimary || event.button !== 0 || event.target.closest('button') || settling) return;
+    drag = { id: event.pointerId, x: event.clientX, dx: 0, samples: [[performance.now(), event.clientX]] };
     stage.setPointerCapture(event.pointerId);
-    frame.classList.remove('settling');
+    fillNeighbours();
+    stage.classList.add('paging');
   });
 
   stage.addEventListener('pointermove', function (event) {
     if (!drag || event.pointerId !== drag.id) return;
     drag.dx = event.clientX - drag.x;
-    frame.style.transform = 'translateX(' + drag.dx + 'px)';
+    // No page beyond the first or the last: the pager resists there.
+    if ((current === 0 && drag.dx > 0) || (current === items.length - 1 && drag.dx < 0)) drag.dx /= 3;
+    drag.samples.push([performance.now(), event.clientX]);
+    if (drag.samples.length > 5) drag.samples.shift();
+    placePages(drag.dx);
     // The strip follows the pager: a page's width dragged is one thumbnail's step.
     cancelAnimationFrame(stripAnimation);
-    stripPosition = current - drag.dx / stage.clientWidth;
+    stripPosition = current - drag.dx / pageStep();
     placeStrip();
   });
 
   function endDrag(event, cancelled) {
     if (!drag || event.pointerId !== drag.id) return;
     const dx = cancelled ? 0 : drag.dx;
+    const [first, last] = [drag.samples[0], drag.samples[drag.samples.length - 1]];
+    const velocity = last[0] > first[0] ? (last[1] - first[1]) / (last[0] - first[0]) : 0;  // px per ms
     drag = null;
-    const threshold = Math.min(80, stage.clientWidth * 0.2);
-    const target = Math.abs(dx) > threshold ? current - Math.sign(dx) : current;
-    // A new image appears in place; the same one springs back from where it was dragged to.
-    frame.classList.toggle('settling', target === current || target < 0 || target >= items.length);
-    frame.style.transform = '';
-    show(target);
+    const step = pageStep();
+    const flicked = Math.abs(velocity) > 0.5 && Math.sign(velocity) === Math.sign(dx);
+    let target = (Math.abs(dx) > step * 0.2 || flicked) && dx !== 0 ? current - Math.sign(dx) : current;
+    target = Math.max(0, Math.min(items.length - 1, target));
+    // The pages slide to where the target is at rest, then the target becomes the current page.
+    const pages = [frame, neighbours['-1'], neighbours['1']];
+    for (const page of pages) page.classList.add('settling');
+    placePages((current - target) * step);
+    cancelAnimationFrame(stripAnimation);
+    settleStrip(target, 250);
+    settling = setTimeout(function () {
+      settling = 0;
+      for (const page of pages) page.classList.remove('settling');
+      stage.classList.remove('paging');
+      placePages(0);
+      show(target);
+    }, 260);
   }
 
   stage.addEventListener('pointerup', function (event) { endDrag(event, false); });
