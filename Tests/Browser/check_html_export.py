@@ -330,6 +330,37 @@ def check_mid_swipe(page, data, index):
           f"mid-swipe the current thumbnail's centre is at {got_centre:.1f}, not half a step left of the centre ({want_centre:.1f})")
 
 
+def check_zoom(page, data, index):
+    """A double click zooms the large image in at the pointer; a drag then pans it (the pager
+    rests: the same image stays) without showing past its edges; a double click zooms out."""
+    if data["items"][index]["error"]:
+        return
+    stage = page.locator(".viewer .stage").bounding_box()
+    centre = (stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2)
+    scale = """() => { const t = getComputedStyle(document.querySelector('.viewer .photo')).transform;
+        return t === 'none' ? [1, 0, 0] : (([a, , , , e, f]) => [a, e, f])(t.slice(7, -1).split(',').map(Number)); }"""
+    page.mouse.dblclick(centre[0] + 40, centre[1])
+    zoomed = page.evaluate(scale)
+    check(abs(zoomed[0] - 2.5) < 0.01, f"a double click did not zoom the image in (scale {zoomed[0]})")
+    page.mouse.move(*centre)
+    page.mouse.down()
+    page.mouse.move(centre[0] + 5000, centre[1] + 5000, steps=6)
+    page.mouse.up()
+    panned = page.evaluate(scale)
+    frame = page.locator(".viewer .frame:not(.neighbour)").bounding_box()
+    photo = page.evaluate("""() => { const p = document.querySelector('.viewer .photo');
+        return [p.naturalWidth, p.naturalHeight]; }""")
+    ratio = photo[0] / photo[1] if photo[1] else frame["width"] / frame["height"]
+    fitted_width = min(frame["width"], frame["height"] * ratio)
+    limit = max(0, (fitted_width * 2.5 - frame["width"]) / 2)
+    check(panned[1] > 0 and abs(panned[1] - limit) <= 1.5,
+          f"dragging a zoomed image far right moved it {panned[1]:.1f} px, not to its edge ({limit:.1f} px)")
+    counter = page.locator(".viewer .counter").text_content()
+    check(counter == f"{index + 1} / {len(data['items'])}", f"dragging a zoomed image paged to {counter}")
+    page.mouse.dblclick(*centre)
+    check(page.evaluate(scale)[0] == 1, "a second double click did not zoom out")
+
+
 def swipe_once(page, data, index):
     """A quick swipe to the left on the large image; returns the index now shown (the next)."""
     stage = page.locator(".viewer .stage").bounding_box()
@@ -388,6 +419,7 @@ def run(export, screenshots):
                 check_viewer_at(page, data, index, log)
                 check_mid_swipe(page, data, index)
                 check_viewer_at(page, data, index, log)
+                check_zoom(page, data, index)
                 index = page_once(page, data, index)
                 check_viewer_at(page, data, index, log)
                 check(page.evaluate("location.hash") == f"#{index + 1}", f"the address does not end in #{index + 1}")

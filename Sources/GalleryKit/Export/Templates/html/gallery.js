@@ -257,6 +257,7 @@
     const opening = current < 0;
     if (index !== current) {
       current = index;
+      resetZoom();
       const item = items[index];
       counter.textContent = (index + 1) + ' / ' + items.length;
       caption.textContent = item.caption || '';
@@ -349,6 +350,63 @@
     open(Number(tile.dataset.index));
   });
 
+  // Zoom: a double click or double tap zooms the large image in at that point (again: out), two
+  // fingers pinch it; while zoomed, a drag pans it, never past its own edges, and the pager
+  // rests. Paging to another image zooms out.
+  const maximumZoom = 4;
+  const zoom = { scale: 1, x: 0, y: 0 };
+  const pointers = new Map();  // pointer id -> [x, y], for the pinch
+  let pinch = null;
+
+  function applyZoom() {
+    const value = zoom.scale === 1 ? '' : 'translate(' + zoom.x + 'px,' + zoom.y + 'px) scale(' + zoom.scale + ')';
+    photo.style.transform = value;
+    placeholder.style.transform = value;
+    stage.classList.toggle('zoomed', zoom.scale > 1);
+  }
+
+  // The offsets that keep the image (as shown, contained in its page) covering the page where it
+  // is larger than the page, and centred where it is not.
+  function clampZoom() {
+    const box = frame.getBoundingClientRect();
+    const source = photo.naturalWidth ? photo : placeholder;
+    const ratio = source.naturalWidth && source.naturalHeight ? source.naturalWidth / source.naturalHeight : box.width / box.height;
+    const fitted = ratio > box.width / box.height ? [box.width, box.width / ratio] : [box.height * ratio, box.height];
+    const room = [Math.max(0, (fitted[0] * zoom.scale - box.width) / 2), Math.max(0, (fitted[1] * zoom.scale - box.height) / 2)];
+    zoom.x = Math.min(room[0], Math.max(-room[0], zoom.x));
+    zoom.y = Math.min(room[1], Math.max(-room[1], zoom.y));
+  }
+
+  // Zooms to `scale`, keeping the point (clientX, clientY) where it is on screen.
+  function zoomAt(scale, clientX, clientY) {
+    const box = frame.getBoundingClientRect();
+    const cx = clientX - (box.left + box.width / 2), cy = clientY - (box.top + box.height / 2);
+    const next = Math.min(maximumZoom, Math.max(1, scale));
+    zoom.x = cx - (cx - zoom.x) * next / zoom.scale;
+    zoom.y = cy - (cy - zoom.y) * next / zoom.scale;
+    zoom.scale = next;
+    if (next === 1) { zoom.x = 0; zoom.y = 0; }
+    clampZoom();
+    applyZoom();
+  }
+
+  function resetZoom() {
+    zoom.scale = 1;
+    zoom.x = zoom.y = 0;
+    pinch = null;
+    applyZoom();
+  }
+
+  stage.addEventListener('dblclick', function (event) {
+    if (event.target.closest('button') || frame.classList.contains('failed')) return;
+    if (zoom.scale > 1) resetZoom(); else zoomAt(2.5, event.clientX, event.clientY);
+  });
+
+  function pinchDistance() {
+    const [a, b] = Array.from(pointers.values());
+    return Math.hypot(a[0] - b[0], a[1] - b[1]);
+  }
+
   // The pager: the large image and its two neighbours side by side, a page apart. They follow the
   // finger (or the mouse); each page's image lags inside it by GalleryLayout's parallax offset,
   // so it slides slower than its frame; the strip moves with them. Let go past a fifth of the
@@ -384,7 +442,22 @@
   }
 
   stage.addEventListener('pointerdown', function (event) {
-    if (!event.isPrimary || event.button !== 0 || event.target.closest('button') || settling) return;
+    if (event.button !== 0 || event.target.closest('button') || settling) return;
+    pointers.set(event.pointerId, [event.clientX, event.clientY]);
+    if (pointers.size === 2 && !frame.classList.contains('failed')) {
+      // A second finger: the pinch takes over from the page drag.
+      if (drag) { placePages(0); stage.classList.remove('paging'); drag = null; }
+      const [a, b] = Array.from(pointers.values());
+      pinch = { distance: pinchDistance(), scale: zoom.scale, centre: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] };
+      stage.setPointerCapture(event.pointerId);
+      return;
+    }
+    if (!event.isPrimary) return;
+    stage.setPointerCapture(event.pointerId);
+    if (zoom.scale > 1) {
+      drag = { id: event.pointerId, pan: true, x: event.clientX - zoom.x, y: event.clientY - zoom.y };
+      return;
+    }
     drag = { id: event.pointerId, x: event.clientX, dx: 0, samples: [[performance.now(), event.clientX]] };
     stage.setPointerCapture(event.pointerId);
     fillNeighbours();
@@ -392,7 +465,19 @@
   });
 
   stage.addEventListener('pointermove', function (event) {
+    if (pointers.has(event.pointerId)) pointers.set(event.pointerId, [event.clientX, event.clientY]);
+    if (pinch && pointers.size === 2) {
+      zoomAt(pinch.scale * pinchDistance() / pinch.distance, pinch.centre[0], pinch.centre[1]);
+      return;
+    }
     if (!drag || event.pointerId !== drag.id) return;
+    if (drag.pan) {
+      zoom.x = event.clientX - drag.x;
+      zoom.y = event.clientY - drag.y;
+      clampZoom();
+      applyZoom();
+      return;
+    }
     drag.dx = event.clientX - drag.x;
     // No page beyond the first or the last: the pager resists there.
     if ((current === 0 && drag.dx > 0) || (current === items.length - 1 && drag.dx < 0)) drag.dx /= 3;
@@ -406,8 +491,21 @@
   });
 
   function endDrag(event, cancelled) {
+    pointers.delete(event.pointerId);
+    if (pinch && pointers.size < 2) {
+      pinch = null;
+      if (zoom.scale < 1.05) resetZoom();
+      return;
+    }
     if (!drag || event.pointerId !== drag.id) return;
+    if (drag.pan) { drag = null; return; }
     const dx = cancelled ? 0 : drag.dx;
+    if (drag.dx === 0) {
+      // A click (or the first of a double click): nothing moved, nothing to settle.
+      drag = null;
+      stage.classList.remove('paging');
+      return;
+    }
     const [first, last] = [drag.samples[0], drag.samples[drag.samples.length - 1]];
     const velocity = last[0] > first[0] ? (last[1] - first[1]) / (last[0] - first[0]) : 0;  // px per ms
     drag = null;
