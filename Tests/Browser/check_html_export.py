@@ -361,6 +361,30 @@ def check_zoom(page, data, index):
     check(page.evaluate(scale)[0] == 1, "a second double click did not zoom out")
 
 
+def check_strip_drag(page, data, index, log):
+    """Dragging the strip three steps to the left: held there, every thumbnail is square and the
+    viewer shows the image three on; let go, that image's thumbnail widens, centred. Returns the
+    index now shown."""
+    items = data["items"]
+    if index + 3 >= len(items):
+        return index
+    step = data["strip"]["cell"] + data["strip"]["spacing"]
+    start = centre_of_current_thumb = page.evaluate("""() => { const r = document.querySelector('.viewer .thumb.current').getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 2]; }""")
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] - 3 * step, start[1], steps=12)
+    time.sleep(0.35)
+    widths = page.evaluate("() => [...document.querySelectorAll('.viewer .thumb')].map((t) => t.getBoundingClientRect().width)")
+    check(all(abs(width - data["strip"]["cell"]) <= 0.5 for width in widths),
+          f"while the strip is dragged its thumbnails are not all square: {sorted(set(round(w, 1) for w in widths))}")
+    counter = page.locator(".viewer .counter").text_content()
+    check(counter == f"{index + 4} / {len(items)}", f"dragging the strip three steps shows {counter}, not image {index + 4}")
+    page.mouse.up()
+    check_viewer_at(page, data, index + 3, log)
+    return index + 3
+
+
 def swipe_once(page, data, index):
     """A quick swipe to the left on the large image; returns the index now shown (the next)."""
     stage = page.locator(".viewer .stage").bounding_box()
@@ -420,6 +444,7 @@ def run(export, screenshots):
                 check_mid_swipe(page, data, index)
                 check_viewer_at(page, data, index, log)
                 check_zoom(page, data, index)
+                index = check_strip_drag(page, data, index, log)
                 index = page_once(page, data, index)
                 check_viewer_at(page, data, index, log)
                 check(page.evaluate("location.hash") == f"#{index + 1}", f"the address does not end in #{index + 1}")

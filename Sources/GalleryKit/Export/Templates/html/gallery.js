@@ -240,19 +240,97 @@
     cancelAnimationFrame(stripAnimation);
     const from = stripPosition, fromRate = stripRate, started = performance.now();
     const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-    (function frame(now) {
-      const t = reduced ? 1 : Math.min(1, (now - started) / duration);
-      const eased = t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2;
+    (function tick(now) {
+      const eased = easeInOut(reduced ? 1 : Math.min(1, (now - started) / duration));
       stripPosition = from + (position - from) * eased;
       stripRate = fromRate + (1 - fromRate) * eased;
       placeStrip();
-      if (t < 1) stripAnimation = requestAnimationFrame(frame);
+      if (eased < 1) stripAnimation = requestAnimationFrame(tick);
     })(started);
   }
 
+  // How fast the last moves went, in px per ms; 0 if the finger then held still.
+  function flickVelocity(samples) {
+    const [first, last] = [samples[0], samples[samples.length - 1]];
+    if (performance.now() - last[0] > 100 || last[0] <= first[0]) return 0;
+    return (last[1] - first[1]) / (last[0] - first[0]);
+  }
+
+  function easeInOut(t) { return t < 0.5 ? 2 * t * t : 1 - Math.pow(-2 * t + 2, 2) / 2; }
+
+  // Dragging the strip itself: the thumbnails follow the finger, all square (the expanding rate
+  // eases to 0 in 0.15 s), and the large image follows, the image at the strip's centre becoming
+  // the current one. Let go, the strip settles on the nearest image (a flick carries it on) and
+  // widens it again. A tap without moving stays a tap on a thumbnail.
+  let stripDrag = null;
+  let rateAnimation = 0;
+  let swallowClick = false;
+
+  function easeRateTo(rate, duration) {
+    cancelAnimationFrame(rateAnimation);
+    const from = stripRate, started = performance.now();
+    (function tick(now) {
+      const eased = easeInOut(Math.min(1, (now - started) / duration));
+      stripRate = from + (rate - from) * eased;
+      placeStrip();
+      if (eased < 1 && stripDrag) rateAnimation = requestAnimationFrame(tick);
+    })(started);
+  }
+
+  strip.addEventListener('pointerdown', function (event) {
+    if (!event.isPrimary || event.button !== 0 || current < 0 || settling) return;
+    stripDrag = { id: event.pointerId, x: event.clientX, from: stripPosition, moved: false, samples: [[performance.now(), event.clientX]] };
+  });
+
+  strip.addEventListener('pointermove', function (event) {
+    if (!stripDrag || event.pointerId !== stripDrag.id) return;
+    const dx = event.clientX - stripDrag.x;
+    if (!stripDrag.moved) {
+      if (Math.abs(dx) < 6) return;
+      stripDrag.moved = true;
+      strip.setPointerCapture(event.pointerId);
+      cancelAnimationFrame(stripAnimation);
+      resetZoom();
+      stage.classList.add('paging');
+      fillNeighbours();
+      easeRateTo(0, 150);
+    }
+    stripDrag.samples.push([performance.now(), event.clientX]);
+    if (stripDrag.samples.length > 5) stripDrag.samples.shift();
+    stripPosition = Math.min(Math.max(stripDrag.from - dx / (cell + gap), 0), items.length - 1);
+    const nearest = Math.round(stripPosition);
+    if (nearest !== current) {
+      show(nearest, true);
+      fillNeighbours();
+    }
+    placePages((current - stripPosition) * pageStep());
+    placeStrip();
+  });
+
+  function endStripDrag(event) {
+    if (!stripDrag || event.pointerId !== stripDrag.id) return;
+    const drag = stripDrag;
+    stripDrag = null;
+    cancelAnimationFrame(rateAnimation);
+    if (!drag.moved) return;
+    swallowClick = true;
+    const velocity = flickVelocity(drag.samples);
+    const target = Math.min(Math.max(Math.round(stripPosition - velocity * 120 / (cell + gap)), 0), items.length - 1);
+    settleOn(target);
+  }
+
+  strip.addEventListener('pointerup', endStripDrag);
+  strip.addEventListener('pointercancel', endStripDrag);
+  strip.addEventListener('click', function (event) {
+    if (!swallowClick) return;
+    swallowClick = false;
+    event.stopPropagation();
+  }, true);
+
   // The large image ---------------------------------------------------------------------------
 
-  function show(index) {
+  // Shows item `index`; the strip eases there unless it is being dragged (`stripFollows`).
+  function show(index, stripFollows) {
     index = Math.max(0, Math.min(items.length - 1, index));
     const opening = current < 0;
     if (index !== current) {
@@ -284,6 +362,8 @@
       stripPosition = index;
       stripRate = 1;
       placeStrip();
+    } else if (stripFollows) {
+      placeStrip();  // where it is; only which thumbnail is current changes
     } else {
       settleStrip(index, 300);
     }
@@ -506,25 +586,27 @@
       stage.classList.remove('paging');
       return;
     }
-    const [first, last] = [drag.samples[0], drag.samples[drag.samples.length - 1]];
-    const velocity = last[0] > first[0] ? (last[1] - first[1]) / (last[0] - first[0]) : 0;  // px per ms
+    const velocity = flickVelocity(drag.samples);
     drag = null;
     const step = pageStep();
     const flicked = Math.abs(velocity) > 0.5 && Math.sign(velocity) === Math.sign(dx);
-    let target = (Math.abs(dx) > step * 0.2 || flicked) && dx !== 0 ? current - Math.sign(dx) : current;
-    target = Math.max(0, Math.min(items.length - 1, target));
-    // The pages slide to where the target is at rest, then the target becomes the current page.
+    const target = (Math.abs(dx) > step * 0.2 || flicked) && dx !== 0 ? current - Math.sign(dx) : current;
+    settleOn(Math.max(0, Math.min(items.length - 1, target)));
+  }
+
+  // The pages slide to where `target` is at rest and the strip eases there; then the target
+  // becomes the current page.
+  function settleOn(target) {
     const pages = [frame, neighbours['-1'], neighbours['1']];
     for (const page of pages) page.classList.add('settling');
-    placePages((current - target) * step);
-    cancelAnimationFrame(stripAnimation);
+    placePages((current - target) * pageStep());
     settleStrip(target, 250);
     settling = setTimeout(function () {
       settling = 0;
       for (const page of pages) page.classList.remove('settling');
       stage.classList.remove('paging');
       placePages(0);
-      show(target);
+      show(target, true);
     }, 260);
   }
 
