@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Frame times of the HTML export's viewer on a gallery of 300 images, in headless chromium.
+
+    viewer_frames.py [WORK]
+
+Exports a gallery of 300 small JPEGs (each its own bytes) with the release build, opens its
+viewer at 1280x800 and records the time between animation frames (requestAnimationFrame) while
+nothing moves (the baseline), during a swipe of the large image (the pager, its parallax and the
+strip following the pointer, then the slide to the next image), and during a drag of the
+filmstrip (every thumbnail placed from GalleryLayout's strip each frame, the expanding rate
+easing to 0 and back). Prints frames, median, 95th percentile and longest frame for each, the
+number of frames that missed the display's 60 Hz beat (longer than 18 ms: rAF deltas of a
+60 Hz display jitter around 16.7 ms by a few tenths, a missed frame is about 33 ms), and each
+gesture's longest frame against the baseline's.
+"""
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from benchlib import gallery_binary, vips  # noqa: E402
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+COUNT = 300
+MISSED = 18.0  # ms: longer than one 60 Hz frame and its jitter
+RECORD = """() => { window.__frames = []; let last = performance.now();
+  (function tick(now) { window.__frames.push(now - last); last = now; if (window.__frames.length < 100000) requestAnimationFrame(tick); })(last); }"""
+
+
+def summary(name, deltas):
+    deltas = deltas[1:] or [0]
+    ordered = sorted(deltas)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    over = sum(1 for delta in deltas if delta > MISSED)
+    print(f"{name:<14}{len(deltas):>7}{statistics.median(deltas):>10.1f}{p95:>10.1f}{max(deltas):>10.1f}{over:>12}")
+    return max(deltas)
+
+
+def main():
+    work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench-viewer"
+    gallery = gallery_binary()
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    base = os.path.join(work, "base.jpg")
+    vips("black", base + "[Q=80]", 600, 400, "--bands", "3")
+    data = open(base, "rb").read()
+    paths = []
+    for index in range(COUNT):
+        path = os.path.join(work, f"{index:03d}.jpg")
+        with open(path, "wb") as file:
+            file.write(data + f"tag-{index}".encode())
+        paths.append(path)
+    environment = dict(os.environ, XDG_CACHE_HOME=f"{work}/cache", XDG_DATA_HOME=f"{work}/data", XDG_STATE_HOME=f"{work}/state")
+    document = os.path.join(work, "Frames.gallery")
+    subprocess.run([gallery, "create", document, "--cache", "--quiet", *paths], check=True, env=environment)
+    site = os.path.join(work, "Site")
+    subprocess.run([gallery, "export", document, "--format", "html", "--output", site, "--quiet"], check=True, env=environment)
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(f"file://{site}/index.html#150")
+        time.sleep(1.5)
+
+        def record(gesture):
+            page.evaluate(RECORD)
+            gesture()
+            time.sleep(0.6)  # the settle
+            return page.evaluate("() => window.__frames")
+
+        def idle():
+            time.sleep(1)
+
+        stage = page.locator(".viewer .stage").bounding_box()
+
+        def swipe():
+            y = stage["y"] + stage["height"] / 2
+            page.mouse.move(stage["x"] + stage["width"] * 0.8, y)
+            page.mouse.down()
+            page.mouse.move(stage["x"] + stage["width"] * 0.2, y, steps=40)
+            page.mouse.up()
+
+        def strip_drag():
+            box = page.locator(".viewer .thumb.current").bounding_box()
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.move(x - 600, y, steps=40)
+            time.sleep(0.2)
+            page.mouse.up()
+
+        print(f"{'':<14}{'frames':>7}{'median':>10}{'p95':>10}{'longest':>10}{'missed':>12}   (ms)")
+        baseline = summary("idle", record(idle))
+        swiped = summary("swipe", record(swipe))
+        dragged = summary("strip drag", record(strip_drag))
+        browser.close()
+    print(f"\nlongest frame vs idle: swipe {swiped / baseline:.2f}x, strip drag {dragged / baseline:.2f}x "
+          f"(goal: no frame missed, none over {MISSED:.0f} ms: swipe {'PASS' if swiped <= MISSED else 'FAIL'}, "
+          f"strip drag {'PASS' if dragged <= MISSED else 'FAIL'})")
+
+
+if __name__ == "__main__":
+    main()
