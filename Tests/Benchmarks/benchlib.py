@@ -3,6 +3,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,6 +31,24 @@ def gallery_binary():
 
 def vips(*args):
     subprocess.run(["vips", *[str(arg) for arg in args]], check=True)
+
+
+def fresh_work_folder(default):
+    """The benchmark's folder (the first argument, else `default`), emptied, and the release binary."""
+    work = sys.argv[1] if len(sys.argv) > 1 else default
+    gallery = gallery_binary()
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    return work, gallery
+
+
+def small_jpeg(folder):
+    """The bytes of a small (600x400) JPEG made with libvips; bytes after its end (a tag) make
+    copies distinct images to a content-addressed store without another encode."""
+    path = os.path.join(folder, "base.jpg")
+    vips("black", path + "[Q=80]", 600, 400, "--bands", "3")
+    with open(path, "rb") as file:
+        return file.read()
 
 
 def make_photos(folder, count, width=3000, height=2000):

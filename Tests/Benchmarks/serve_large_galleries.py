@@ -38,7 +38,7 @@ import uuid
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import Server, gallery_binary, vips  # noqa: E402
+from benchlib import Server, fresh_work_folder, small_jpeg  # noqa: E402
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -162,13 +162,8 @@ def measure(browser, serve, name):
 
 
 def main():
-    work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench-serve-large"
-    gallery = gallery_binary()
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    base = os.path.join(work, "base.jpg")
-    vips("black", base + "[Q=80]", 600, 400, "--bands", "3")
-    Images.base = open(base, "rb").read()
+    work, gallery = fresh_work_folder("/tmp/gallerykit-bench-serve-large")
+    Images.base = small_jpeg(work)
     images = ImageServer(("127.0.0.1", 0), Images)
     threading.Thread(target=images.serve_forever, daemon=True).start()
     port = images.server_address[1]

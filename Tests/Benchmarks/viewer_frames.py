@@ -21,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import gallery_binary, vips  # noqa: E402
+from benchlib import fresh_work_folder, small_jpeg  # noqa: E402
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -41,13 +41,8 @@ def summary(name, deltas):
 
 
 def main():
-    work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench-viewer"
-    gallery = gallery_binary()
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    base = os.path.join(work, "base.jpg")
-    vips("black", base + "[Q=80]", 600, 400, "--bands", "3")
-    data = open(base, "rb").read()
+    work, gallery = fresh_work_folder("/tmp/gallerykit-bench-viewer")
+    data = small_jpeg(work)
     paths = []
     for index in range(COUNT):
         path = os.path.join(work, f"{index:03d}.jpg")
