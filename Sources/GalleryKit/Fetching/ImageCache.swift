@@ -80,18 +80,24 @@ public final class ImageCache: Sendable {
     @discardableResult
     public func store(_ bytes: Data, mediaType: String, forKey key: String) -> String {
         let sha256 = ContentHash.of(bytes)
-        guard capacity > 0, Int64(bytes.count) <= capacity / 2 else { return sha256 }
+        store(Hit(bytes: bytes, sha256: sha256, mediaType: mediaType), forKey: key)
+        return sha256
+    }
+
+    /// Stores an image whose SHA-256 is known (not computed again) for `key`.
+    public func store(_ image: Hit, forKey key: String) {
+        let (bytes, sha256, mediaType) = (image.bytes, image.sha256, image.mediaType)
+        guard capacity > 0, Int64(bytes.count) <= capacity / 2 else { return }
         let object = objectURL(sha256: sha256)
         if FileLocation.status(of: object) == nil {
-            guard write(bytes, to: object) else { return sha256 }
+            guard write(bytes, to: object) else { return }
             growth.add(Int64(bytes.count))
         } else {
             Self.touch(object)
         }
-        guard write(Data("\(sha256) \(mediaType)\n".utf8), to: recordURL(forKey: key)) else { return sha256 }
+        guard write(Data("\(sha256) \(mediaType)\n".utf8), to: recordURL(forKey: key)) else { return }
         growth.add(4096)
         if growth.total > capacity / 10 || growth.needsFirstLook { evictIfNeeded() }
-        return sha256
     }
 
     /// Removes `key`'s record (the object stays for other keys until evicted).

@@ -18,11 +18,19 @@ extension ImageFetcher {
     public func image(from source: ImageSource) async -> Result<ImageCache.Hit, FetchFailure> {
         switch source {
         case .web(let url):
+            // The bytes once: from the cache, else downloaded, checked and cached (not `download`,
+            // which hands over a file).
+            let key = ImageCache.key(forImageAt: url)
+            if let hit = cache?.object(forKey: key) { return .success(hit) }
             let spool: DownloadSpool
             do { spool = try DownloadSpool() } catch { return .failure(FetchFailure(Self.reason(error))) }
-            switch await download(url, to: spool.newFile()) {
-            case .failed(let reason): return .failure(FetchFailure(reason))
-            case .downloaded(let file, _): return Self.image(inFile: file, maximumBytes: configuration.maximumBytes)
+            switch await downloadNow(url, to: spool.newFile()) {
+            case .failed(let reason):
+                return .failure(FetchFailure(reason))
+            case .downloaded(let file, _):
+                let result = Self.image(inFile: file, maximumBytes: configuration.maximumBytes)
+                if case .success(let image) = result { cache?.store(image, forKey: key) }
+                return result
             }
         case .file(let url):
             // Keyed by the file's identity too: an edited file is read again.
@@ -32,7 +40,7 @@ extension ImageFetcher {
             let key = "file \(url.absoluteString) \(identity.device) \(identity.inode) \(identity.size) \(identity.modifiedNanoseconds)"
             if let hit = cache?.object(forKey: key) { return .success(hit) }
             let result = Self.image(inFile: url, maximumBytes: configuration.maximumBytes)
-            if case .success(let hit) = result { cache?.store(hit.bytes, mediaType: hit.mediaType, forKey: key) }
+            if case .success(let hit) = result { cache?.store(hit, forKey: key) }
             return result
         }
     }
@@ -48,7 +56,7 @@ extension ImageFetcher {
     }
 
     /// The image in `file`, if its bytes are an image's and it is not over `maximumBytes`.
-    private static func image(inFile file: URL, maximumBytes: Int64) -> Result<ImageCache.Hit, FetchFailure> {
+    static func image(inFile file: URL, maximumBytes: Int64) -> Result<ImageCache.Hit, FetchFailure> {
         if let size = FileIdentity.current(of: file)?.size, size > maximumBytes {
             return .failure(FetchFailure("larger than the \(Self.size(maximumBytes)) limit (\(Self.size(size)))"))
         }

@@ -121,16 +121,16 @@ public final class ImageFetcher: Sendable {
             }
         }
         let outcome = await downloadNow(url, to: file)
-        if let cache, case .downloaded(let file, _) = outcome, let info = try? ImageProbe.info(forFileAt: file),
-            let bytes = try? Data(contentsOf: file)
+        if let cache, case .downloaded(let file, _) = outcome,
+            case .success(let image) = Self.image(inFile: file, maximumBytes: configuration.maximumBytes)
         {
-            cache.store(bytes, mediaType: info.mediaType, forKey: key)
+            cache.store(image, forKey: key)
         }
         return outcome
     }
 
     /// Downloads one URL to `file`, within the deadline.
-    private func downloadNow(_ url: URL, to file: URL) async -> Outcome {
+    func downloadNow(_ url: URL, to file: URL) async -> Outcome {
         let deadline = configuration.deadline
         do {
             // The client's deadline covers the request; the race also covers a body that trickles.

@@ -1180,24 +1180,31 @@
     cell.draggable = false;
     cell.appendChild(input);
     input.focus();
-    let done = false;
-    function finish(save) {
-      if (done) return;
-      done = true;
+    editInPlace(input, function (save) {
       captionEditing = null;
       input.remove();
       cell.draggable = true;
       if (cells.get(item.id) === cell) cell.focus({ preventScroll: true });
       if (save && input.value !== (item.caption || '')) edit({ action: 'caption', id: item.id, text: input.value });
       scheduleWindow();
+    });
+  }
+
+  // A field edited in place: Enter or leaving it saves, Esc cancels; `finish(save)` runs once.
+  function editInPlace(input, finish) {
+    let done = false;
+    function end(save) {
+      if (done) return;
+      done = true;
+      finish(save);
     }
     input.addEventListener('keydown', function (event) {
       event.stopPropagation();
-      if (event.key === 'Enter') finish(true);
-      if (event.key === 'Escape') finish(false);
+      if (event.key === 'Enter') { event.preventDefault(); end(true); }
+      if (event.key === 'Escape') { event.preventDefault(); end(false); }
     });
     input.addEventListener('click', function (event) { event.stopPropagation(); });
-    input.addEventListener('blur', function () { finish(true); });
+    input.addEventListener('blur', function () { end(true); });
   }
 
   // The title: click, Enter or F2 edits it in place; Enter or leaving saves, Esc cancels --------------
@@ -1216,10 +1223,7 @@
     titleHeading.replaceChildren(input);
     input.focus();
     input.select();
-    let done = false;
-    function finish(save) {
-      if (done) return;
-      done = true;
+    editInPlace(input, function (save) {
       titleEditor = null;
       const text = input.value.trim();
       titleHeading.setAttribute('role', 'button');
@@ -1229,14 +1233,7 @@
       if (document.activeElement === input || document.activeElement === document.body) titleHeading.focus();
       // Empty text clears the title: the page then shows the file name.
       if (save && text !== before) edit({ action: 'title', text: text });
-    }
-    input.addEventListener('keydown', function (event) {
-      event.stopPropagation();
-      if (event.key === 'Enter') { event.preventDefault(); finish(true); }
-      if (event.key === 'Escape') { event.preventDefault(); finish(false); }
     });
-    input.addEventListener('click', function (event) { event.stopPropagation(); });
-    input.addEventListener('blur', function () { finish(true); });
   }
 
   titleHeading.addEventListener('click', editTitle);
