@@ -94,6 +94,8 @@ extension GalleryState.Item {
         out.boolean(isCached)
         out.member("isPlaceholder")
         out.boolean(isPlaceholder)
+        out.member("ratio")
+        out.decimal(ratio, places: 4)
         out.member("stripWidth")
         out.hundredths(stripWidth)
         out.raw("}")
@@ -133,15 +135,25 @@ private struct JSONText {
 
     /// `value` to two decimals, without trailing zeros (`12`, `12.5`, `12.25`).
     mutating func hundredths(_ value: Double) {
+        decimal(value, places: 2)
+    }
+
+    /// `value` to `places` decimals (at most 6), without trailing zeros.
+    mutating func decimal(_ value: Double, places: Int) {
         guard value.isFinite else { return raw("0") }
-        let scaled = Int64((value * 100).rounded())
+        var unit: UInt64 = 1
+        for _ in 0..<places { unit *= 10 }
+        let scaled = Int64((value * Double(unit)).rounded())
         if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
         let magnitude = scaled.magnitude
-        raw(String(magnitude / 100))
-        let fraction = magnitude % 100
+        raw(String(magnitude / unit))
+        var fraction = magnitude % unit
         guard fraction != 0 else { return }
         bytes.append(UInt8(ascii: "."))
-        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
-        if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+        while fraction != 0 {
+            unit /= 10
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / unit))
+            fraction %= unit
+        }
     }
 }

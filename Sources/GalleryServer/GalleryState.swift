@@ -19,6 +19,9 @@ struct GalleryState: Sendable {
         var isCached: Bool
         /// Set on a placeholder: it is not in the document yet.
         var isPlaceholder: Bool
+        /// The aspect ratio the layouts give it (1, a square, for a failed image): the viewer's
+        /// filmstrip widens it towards this.
+        var ratio: Double = 1
         /// The viewer's filmstrip width of this image when current (`PageStyle`), in CSS
         /// pixels; the other cells are `PageStyle.filmstripCell` squares.
         var stripWidth: Double = PageStyle.filmstripCell
@@ -116,7 +119,7 @@ extension GalleryState {
                     id: image.id.uuidString.lowercased(), status: status, url: image.url.absoluteString, caption: image.caption,
                     error: image.error,
                     alt: alt, width: image.width, height: image.height, hasThumbnail: image.thumbnail != nil,
-                    isCached: image.isCached, isPlaceholder: false,
+                    isCached: image.isCached, isPlaceholder: false, ratio: ratios[ratios.count - 1],
                     stripWidth: image.hasFailed
                         ? PageStyle.filmstripCell : PageStyle.filmstripWidth(ofImageWithAspectRatio: image.aspectRatio)
                 ))

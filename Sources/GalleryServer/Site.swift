@@ -2,7 +2,8 @@ import Foundation
 import GalleryKit
 import Hummingbird
 
-/// The app's pages, style sheet and scripts: files in `Site/`, read once at start.
+/// The app's pages, style sheets and scripts: files in `Site/` and the image viewer's
+/// (`ViewerAssets`), read once at start.
 struct Site: Sendable {
     struct File: Sendable {
         var bytes: ByteBuffer
@@ -30,6 +31,11 @@ struct Site: Sendable {
                 throw GalleryError(.fileNotFound, url: expected, "the app's file is missing from the installation; reinstall gallery")
             }
             files[name] = File(bytes: ByteBuffer(bytes: data), contentType: type)
+        }
+        // The image viewer is the HTML export's (one viewer for both), from GalleryKit.
+        for name in ViewerAssets.names {
+            let type = name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+            files[name] = File(bytes: ByteBuffer(bytes: try ViewerAssets.data(named: name)), contentType: type)
         }
         self.files = files
     }

@@ -240,7 +240,7 @@ def check_viewer_at(page, data, index, log):
     """The viewer shows item `index`: counter, image or error tile, filmstrip widened and centred."""
     items = data["items"]
     item = items[index]
-    expected = f"{index + 1} / {len(items)}"
+    expected = f"{index + 1} of {len(items)}"
     wait_until(page, "t => document.querySelector('.viewer .counter').textContent === t", expected,
                f"the viewer's counter does not read {expected!r}")
     if item["error"]:
@@ -356,7 +356,7 @@ def check_zoom(page, data, index):
     check(panned[1] > 0 and abs(panned[1] - limit) <= 1.5,
           f"dragging a zoomed image far right moved it {panned[1]:.1f} px, not to its edge ({limit:.1f} px)")
     counter = page.locator(".viewer .counter").text_content()
-    check(counter == f"{index + 1} / {len(data['items'])}", f"dragging a zoomed image paged to {counter}")
+    check(counter == f"{index + 1} of {len(data['items'])}", f"dragging a zoomed image paged to {counter}")
     page.mouse.dblclick(*centre)
     check(page.evaluate(scale)[0] == 1, "a second double click did not zoom out")
 
@@ -379,7 +379,7 @@ def check_strip_drag(page, data, index, log):
     check(all(abs(width - data["strip"]["cell"]) <= 0.5 for width in widths),
           f"while the strip is dragged its thumbnails are not all square: {sorted(set(round(w, 1) for w in widths))}")
     counter = page.locator(".viewer .counter").text_content()
-    check(counter == f"{index + 4} / {len(items)}", f"dragging the strip three steps shows {counter}, not image {index + 4}")
+    check(counter == f"{index + 4} of {len(items)}", f"dragging the strip three steps shows {counter}, not image {index + 4}")
     page.mouse.up()
     check_viewer_at(page, data, index + 3, log)
     return index + 3

@@ -41,7 +41,7 @@ struct ExportTemplate {
     }
 
     /// The bytes of a resource copied as it is (a style sheet, a script).
-    static func data(named name: String) throws -> Data {
+    static func data(named name: String) throws(GalleryError) -> Data {
         let url = try folder().appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw GalleryError(.fileNotFound, url: url, "GalleryKit's export resource is missing; reinstall gallery with its resources")
@@ -52,7 +52,7 @@ struct ExportTemplate {
     /// Where the templates are: SwiftPM's resource bundle beside the program (or the test
     /// runner). Looked up here rather than through `Bundle.module`, whose accessor stops the
     /// process when the bundle is missing — a missing resource must be an error, not a crash.
-    private static func folder() throws -> URL {
+    private static func folder() throws(GalleryError) -> URL {
         let bundleName = "GalleryKit_GalleryKit.resources"
         var candidates = [Bundle.main.bundleURL.appendingPathComponent(bundleName)]
         if let resources = Bundle.main.resourceURL {

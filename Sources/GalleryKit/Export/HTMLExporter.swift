@@ -73,7 +73,7 @@ public struct HTMLExporter: DocumentExporter {
         try GalleryError.system("cannot create", url: assets) { () throws(SystemError) in
             try FileLocation.makeDirectory(assets, mode: 0o755)
         }
-        for name in ["gallery.css", "viewer.css", "viewer-layout.js", "viewer.js", "gallery.js"] {
+        for name in ["gallery.css"] + ViewerAssets.names + ["gallery.js"] {
             try ExportStaging.createFile(at: assets.appendingPathComponent(name), contents: try ExportTemplate.data(named: "html/\(name)"))
         }
         return .folder

@@ -530,7 +530,7 @@
     updateWindow();
     arrivedBefore = null;
     showKeep();
-    if (viewer.open) refreshViewer();
+    showStateInViewer();
   }
 
   function showHeader() {
@@ -541,13 +541,12 @@
     }
     undoButton.disabled = !state.canUndo;
     redoButton.disabled = !state.canRedo;
-    // The column range and the filmstrip's cell are the library's (PageStyle), not restated here.
+    // The column range (and the viewer's filmstrip cell) are the library's (PageStyle), not
+    // restated here.
     columns.min = state.columnRange[0];
     columns.max = state.columnRange[1];
     columns.value = state.columns;
     columnsValue.textContent = state.columns;
-    strip.style.setProperty('--strip-cell', state.strip.cell + 'px');
-    strip.style.setProperty('--strip-gap', state.strip.spacing + 'px');
   }
 
   // Scroll anchoring ------------------------------------------------------------------------------
@@ -1291,209 +1290,90 @@
   window.addEventListener('scroll', function () { noteMotion(); scheduleWindow(); }, { passive: true });
   window.addEventListener('resize', scheduleWindow);
 
-  // The viewer: the large image, a filmstrip in sync, ←/→, Esc -----------------------------------
+  // The viewer: the HTML export's (viewer.js), fed the gallery's images ------------------------------
 
+  // Its images are the state's (placeholders left out), asked for through the page's image
+  // requests like the grid's. The address names the image shown (#ID: kept on reload and Back,
+  // without a history entry per image); closing gives the focus back to that image's tile.
   const viewer = document.getElementById('viewer');
-  const viewerImage = document.getElementById('viewer-image');
-  const viewerFailure = document.getElementById('viewer-failure');
-  const viewerKeep = document.getElementById('viewer-keep');
-  const stage = viewerImage.parentElement;
-  const strip = document.getElementById('viewer-strip');
-  const stripReach = 40;   // thumbnails drawn on each side of the current one
-  let viewing = [];        // the real images, as of the last state
-  let current = -1;
-  let shownID = null;      // the image the stage shows (or tries to)
-  let stripStart = 0, stripEnd = 0;  // the thumbnails drawn: viewing[stripStart ..< stripEnd]
+  let viewerHasShown = false;
+  let linkedImage = /^#[0-9a-f-]{36}$/i.test(location.hash) ? location.hash.slice(1).toLowerCase() : null;
+
+  let imageViewer = null;  // made when first opened, with the state's strip (PageStyle's)
+
+  function viewerOptions() {
+    return {
+      items: [],
+      strip: state.strip,
+      load: function (img, url, rank) { wantImage(img, url, function () { return rank; }); },
+      unload: forgetImage,
+      explainFailure: failureReason,
+      retryURL: function (url) { return url + '?retry=' + Date.now(); },
+      actions: [{
+        label: 'Keep in gallery',
+        title: "Store this image's bytes in the document",
+        isShown: function (item) { return item.canKeep; },
+        run: function (index, item) { keep([item.id]); },
+      }],
+      onDelete: function (index, item) { remove([item.id]); },
+      onShow: function (index, item) {
+        // Paging on: the next image is asked for only if it stays a moment.
+        if (viewerHasShown) noteMotion();
+        viewerHasShown = true;
+        history.replaceState(history.state, '', location.pathname + location.search + '#' + item.id);
+      },
+      onClose: function (index, item) {
+        viewerHasShown = false;
+        history.replaceState(history.state, '', location.pathname + location.search);
+        if (item) focusItem(indexOf(item.id));
+      },
+    };
+  }
+
+  // What the viewer shows of the state's images.
+  function viewerItems() {
+    const items = [];
+    for (const item of state.items) {
+      if (item.isPlaceholder) continue;
+      const isOK = item.status === 'ok';
+      items.push({
+        id: item.id,
+        image: imageURL(item.id),
+        thumbnail: isOK ? thumbnailURL(item.id) : null,
+        alt: item.alt,
+        caption: item.caption || '',
+        error: item.status === 'failed' ? item.error || 'The image could not be loaded' : null,
+        waiting: item.status === 'loading' ? 'Arriving…' : null,
+        url: item.url,
+        ratio: item.ratio,
+        canKeep: isUnstored(item),
+      });
+    }
+    return items;
+  }
 
   function openViewer(index) {
-    if (!state || index < 0) return;
-    viewing = state.items.filter(function (item) { return !item.isPlaceholder; });
+    if (!state || index < 0 || state.items[index].isPlaceholder) return;
     const id = state.items[index].id;
-    current = Math.max(0, viewing.findIndex(function (item) { return item.id === id; }));
-    shownID = null;
-    clearStrip();
-    if (!viewer.open) viewer.showModal();
-    show(current);
+    if (!imageViewer) imageViewer = window.GalleryViewer(viewer, viewerOptions());
+    const items = viewerItems();
+    imageViewer.update(items);
+    imageViewer.open(items.findIndex(function (item) { return item.id === id; }));
   }
 
-  // A new state while the viewer is open: the same image stays, with what the state says of it.
-  function refreshViewer() {
-    const id = viewing[current] && viewing[current].id;
-    viewing = state.items.filter(function (item) { return !item.isPlaceholder; });
-    if (viewing.length === 0) return viewer.close();
-    const at = viewing.findIndex(function (item) { return item.id === id; });
-    // The strip stays (and keeps its scroll) unless its images changed places.
-    const moved = Array.from(strip.children).some(function (thumb) {
-      const item = viewing[Number(thumb.dataset.index)];
-      return !item || item.id !== thumb.dataset.id;
-    });
-    if (moved) clearStrip();
-    show(at >= 0 ? at : Math.min(current, viewing.length - 1));
+  // A new state: the viewer keeps its image; an address naming an image opens it once it is here.
+  function showStateInViewer() {
+    if (viewer.open && imageViewer) return imageViewer.update(viewerItems());
+    if (!linkedImage) return;
+    const index = indexOf(linkedImage);
+    if (index >= 0 || !isPartial()) linkedImage = null;
+    if (index >= 0) openViewer(index);
   }
 
-  function show(index) {
-    if (viewing.length === 0) return;
-    // Paging on before the image came: the next one is asked for only if it stays a moment.
-    if (stage.classList.contains('fetching')) noteMotion();
-    current = Math.min(Math.max(index, 0), viewing.length - 1);
-    const item = viewing[current];
-    document.getElementById('viewer-counter').textContent = (current + 1) + ' of ' + viewing.length;
-    document.getElementById('viewer-caption').textContent = item.caption || '';
-    viewerKeep.hidden = !isUnstored(item);
-    if (shownID !== item.id || item.status !== 'ok') showLarge(item, false);
-    drawStrip();
-  }
-
-  // The stage: the image from /images/ (which the server fetches if the document does not store
-  // it), a spinner until it comes, or why it cannot be shown.
-  function showLarge(item, isRetry) {
-    shownID = item.id;
-    viewerFailure.hidden = true;
-    if (item.status !== 'ok') {
-      forgetImage(viewerImage);
-      viewerImage.hidden = true;
-      stage.classList.remove('fetching');
-      showViewerFailure(item.status === 'loading' ? 'Arriving: ' + item.url : item.error || 'The image could not be loaded', null);
-      return;
-    }
-    viewerImage.hidden = false;
-    viewerImage.alt = item.alt;
-    stage.classList.add('fetching');
-    // Before anything else: it is what the viewer shows.
-    wantImage(viewerImage, imageURL(item.id) + (isRetry ? '?retry=' + Date.now() : ''), function () { return -1e9; });
-  }
-
-  function showViewerFailure(reason, retry) {
-    const parts = [el('span', { className: 'why', textContent: reason })];
-    if (retry) {
-      const button = el('button', { type: 'button', textContent: 'Retry' });
-      button.addEventListener('click', retry);
-      parts.push(button);
-    }
-    viewerFailure.replaceChildren(...parts);
-    viewerFailure.hidden = false;
-  }
-
-  viewerImage.addEventListener('load', function () { stage.classList.remove('fetching'); });
-  viewerImage.addEventListener('error', async function () {
-    const source = viewerImage.getAttribute('src');
-    if (!source) return;
-    const item = viewing[current];
-    const reason = await failureReason(source);
-    if (viewerImage.getAttribute('src') !== source) return;  // paged on meanwhile
-    // A format this browser cannot decode (TIFF, say): its thumbnail is a JPEG.
-    if (reason === null && item.hasThumbnail && !source.startsWith(thumbnailURL(item.id))) {
-      wantImage(viewerImage, thumbnailURL(item.id), function () { return -1e9; });
-      return;
-    }
-    stage.classList.remove('fetching');
-    forgetImage(viewerImage);
-    viewerImage.hidden = true;
-    showViewerFailure(reason || 'This browser cannot show this image', function () { showLarge(item, true); });
+  window.addEventListener('hashchange', function () {
+    const id = location.hash.slice(1).toLowerCase();
+    if (!viewer.open && indexOf(id) >= 0) openViewer(indexOf(id));
   });
-
-  // The filmstrip holds a window of thumbnails around the current one, not one per image; those
-  // scrolled into the strip's view are asked for, after the large image.
-  const stripObserver = new IntersectionObserver(function (entries) {
-    for (const entry of entries) {
-      const img = entry.target.querySelector('img');
-      if (!img) continue;
-      const at = Number(entry.target.dataset.index);
-      if (entry.isIntersecting) wantImage(img, img.dataset.source, function () { return -1e6 + Math.abs(at - current); });
-      else forgetImage(img);
-    }
-  }, { root: strip, rootMargin: '0px 160px' });
-
-  function clearStrip() {
-    for (const thumb of strip.children) dropThumbnail(thumb);
-    strip.replaceChildren();
-    stripStart = stripEnd = 0;
-  }
-
-  function dropThumbnail(thumb) {
-    stripObserver.unobserve(thumb);
-    const img = thumb.querySelector('img');
-    if (img) forgetImage(img);
-    thumb.remove();
-  }
-
-  function drawStrip() {
-    const start = Math.max(0, current - stripReach), end = Math.min(viewing.length, current + stripReach + 1);
-    if (start >= stripEnd || end <= stripStart) {
-      clearStrip();
-      strip.append(...range(start, end).map(thumbnail));
-    } else {
-      // A thumbnail drawn before and after keeps its place on screen while the window shifts.
-      const kept = strip.children[Math.max(start, stripStart) - stripStart];
-      const left = kept.offsetLeft;
-      for (; stripStart < start; stripStart += 1) dropThumbnail(strip.firstElementChild);
-      for (; stripEnd > end; stripEnd -= 1) dropThumbnail(strip.lastElementChild);
-      strip.prepend(...range(start, stripStart).map(thumbnail));
-      strip.append(...range(stripEnd, end).map(thumbnail));
-      strip.scrollTo({ left: strip.scrollLeft + kept.offsetLeft - left, behavior: 'instant' });
-    }
-    stripStart = start;
-    stripEnd = end;
-    for (const thumb of strip.children) {
-      const isCurrent = Number(thumb.dataset.index) === current;
-      thumb.classList.toggle('current', isCurrent);
-      if (isCurrent) {
-        thumb.setAttribute('aria-current', 'true');
-        thumb.style.setProperty('--strip-width', viewing[current].stripWidth + 'px');
-      } else {
-        thumb.removeAttribute('aria-current');
-        thumb.style.removeProperty('--strip-width');
-      }
-    }
-    centreStrip();
-  }
-
-  function range(start, end) {
-    const indices = [];
-    for (let at = start; at < end; at += 1) indices.push(at);
-    return indices;
-  }
-
-  function thumbnail(at) {
-    const item = viewing[at];
-    const thumb = el('button', { type: 'button', tabIndex: -1, 'aria-label': item.alt, dataset: { index: String(at), id: item.id } });
-    // A thumbnail the grid could not get is not asked for again.
-    if (item.status === 'ok' && !unreachable.has(item.id)) {
-      const img = el('img', { alt: '', decoding: 'async', fetchPriority: 'low', dataset: { source: thumbnailURL(item.id) } });
-      img.addEventListener('error', function () { if (img.getAttribute('src')) img.hidden = true; });
-      thumb.appendChild(img);
-    }
-    stripObserver.observe(thumb);
-    return thumb;
-  }
-
-  function centreStrip() {
-    const thumb = strip.children[current - stripStart];
-    if (thumb) strip.scrollTo({ left: thumb.offsetLeft - strip.clientWidth / 2 + thumb.offsetWidth / 2, behavior: 'smooth' });
-  }
-
-  strip.addEventListener('click', function (event) {
-    const thumb = event.target.closest('button');
-    if (thumb) show(Number(thumb.dataset.index));
-  });
-  document.getElementById('viewer-prev').addEventListener('click', function () { show(current - 1); });
-  document.getElementById('viewer-next').addEventListener('click', function () { show(current + 1); });
-  document.getElementById('viewer-close').addEventListener('click', function () { viewer.close(); });
-  viewerKeep.addEventListener('click', function () { if (viewing[current]) keep([viewing[current].id]); });
-  viewer.addEventListener('keydown', function (event) {
-    if (event.target.tagName === 'BUTTON' && (event.key === 'Enter' || event.key === ' ')) return;
-    if (event.key === 'ArrowLeft') show(current - 1);
-    if (event.key === 'ArrowRight') show(current + 1);
-  });
-  viewer.addEventListener('close', function () {
-    const item = viewing[current];
-    forgetImage(viewerImage);
-    stage.classList.remove('fetching');
-    shownID = null;
-    clearStrip();
-    if (item) focusItem(indexOf(item.id));
-  });
-  window.addEventListener('resize', function () { if (viewer.open) centreStrip(); });
 
   // Live updates: other tabs, the CLI, images arriving -------------------------------------------
 
