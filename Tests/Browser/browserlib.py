@@ -1,5 +1,6 @@
-"""Shared by the browser checks of `gallery serve`: failing with a message, waiting for a
-condition, and starting the server with data, state and cache folders of its own."""
+"""Shared by the browser checks: failing with a message, waiting for a condition (in Python or
+in the page), touches sent as a phone's screen sends them, and starting `gallery serve` with
+data, state and cache folders of its own."""
 import os
 import re
 import subprocess
@@ -25,6 +26,52 @@ def wait_until(predicate, message, timeout=15.0):
             return value
         time.sleep(0.05)
     raise Failure(message)
+
+
+def wait_for_js(page, predicate, argument, message, timeout_ms=10_000):
+    """Polls a JS predicate in `page` until it is truthy; fails with `message` and the
+    predicate's last value."""
+    try:
+        page.wait_for_function(predicate, arg=argument, timeout=timeout_ms, polling=100)
+    except Exception:
+        raise Failure(f"{message} (last value: {page.evaluate(predicate, argument)!r})")
+
+
+class Fingers:
+    """Touches sent through the DevTools protocol, as a phone's screen sends them (the page's
+    context made with `has_touch`)."""
+
+    def __init__(self, context, page):
+        self.session = context.new_cdp_session(page)
+
+    def send(self, kind, points):
+        self.session.send("Input.dispatchTouchEvent", {
+            "type": kind, "touchPoints": [{"x": x, "y": y, "id": number} for number, (x, y) in enumerate(points)]})
+
+    def drag(self, start, end, hold, steps=16, midway=None, pause=0.03):
+        """One finger down at `start`, held `hold` seconds, moved to `end` in `steps` (`pause`
+        seconds apart; `midway()` called halfway), lifted."""
+        self.send("touchStart", [start])
+        time.sleep(hold)
+        for step in range(1, steps + 1):
+            point = (start[0] + (end[0] - start[0]) * step / steps, start[1] + (end[1] - start[1]) * step / steps)
+            self.send("touchMove", [point])
+            time.sleep(pause)
+            if midway and step == steps // 2:
+                midway()
+        time.sleep(0.2)
+        self.send("touchEnd", [])
+
+    def pinch(self, centre, start_gap, end_gap, steps=10):
+        """Two fingers either side of `centre`, `start_gap` apart, moved to `end_gap` apart."""
+        def points(gap):
+            return [(centre[0] - gap / 2, centre[1]), (centre[0] + gap / 2, centre[1])]
+        self.send("touchStart", points(start_gap))
+        for step in range(1, steps + 1):
+            self.send("touchMove", points(start_gap + (end_gap - start_gap) * step / steps))
+            time.sleep(0.05)
+        time.sleep(0.4)
+        self.send("touchEnd", [])
 
 
 def isolated_environment(home):

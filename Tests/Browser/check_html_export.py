@@ -22,28 +22,14 @@ from urllib.parse import unquote, urlsplit
 
 from playwright.sync_api import sync_playwright
 
+sys.path.insert(0, os.path.dirname(__file__))
+import viewerchecks  # noqa: E402
+from browserlib import Failure, check, wait_for_js  # noqa: E402
+
 # What Chromium decodes in an <img>; other originals (TIFF, HEIC) show the thumbnail instead.
 BROWSER_FORMATS = {"jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg", "ico"}
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-TIMEOUT_MS = 10_000
-
-
-class CheckFailed(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise CheckFailed(message)
-
-
-def wait_until(page, predicate, argument, message, timeout_ms=TIMEOUT_MS):
-    """Polls a JS predicate until it is truthy; on timeout fails with the predicate's last value."""
-    try:
-        page.wait_for_function(predicate, arg=argument, timeout=timeout_ms, polling=100)
-    except Exception:
-        raise CheckFailed(f"{message} (last value: {page.evaluate(predicate, argument)!r})")
 
 
 class Export:
@@ -121,7 +107,7 @@ def check_grid(page, export, data, log):
     images = page.locator(".grid img")
     for position in range(images.count()):
         images.nth(position).scroll_into_view_if_needed()
-    wait_until(page, """() => [...document.querySelectorAll('.grid img')]
+    wait_for_js(page, """() => [...document.querySelectorAll('.grid img')]
                     .filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'))
                     .join(' ') === ''""", None, "grid images did not decode")
 
@@ -180,7 +166,7 @@ def check_large_grid(page, data, log):
     items = data["items"]
     first = data["drawn"]["first"]
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-    wait_until(page, SETTLED, len(items) - 1, "the last tile's thumbnail did not decode")
+    wait_for_js(page, SETTLED, len(items) - 1, "the last tile's thumbnail did not decode")
     shown = tiles_in_dom(page)
     drawn = [tile["index"] for tile in shown if tile["index"] >= first]
     check(drawn and drawn[-1] == len(items) - 1 and drawn == sorted(drawn),
@@ -189,14 +175,14 @@ def check_large_grid(page, data, log):
     check_tiles(shown, items)
     # Halfway: the tiles there replace those at the end.
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
-    wait_until(page, "last => !document.querySelector(`.grid .tile[data-index='${last}']`)", len(items) - 1,
+    wait_for_js(page, "last => !document.querySelector(`.grid .tile[data-index='${last}']`)", len(items) - 1,
                "the tiles at the end stayed in the page after scrolling away")
     middle = [tile["index"] for tile in tiles_in_dom(page) if tile["index"] >= first]
     check(middle and len(middle) < 300, f"{len(middle)} tiles drawn halfway")
-    wait_until(page, SETTLED, middle[len(middle) // 2], "a thumbnail halfway did not decode")
+    wait_for_js(page, SETTLED, middle[len(middle) // 2], "a thumbnail halfway did not decode")
     # The viewer on the last image holds a window of thumbnails, and Esc comes back to its tile.
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-    wait_until(page, "last => !!document.querySelector(`.grid .tile[data-index='${last}']`)", len(items) - 1, "the last tile was not drawn again")
+    wait_for_js(page, "last => !!document.querySelector(`.grid .tile[data-index='${last}']`)", len(items) - 1, "the last tile was not drawn again")
     page.locator(f'.grid .tile[data-index="{len(items) - 1}"]').click()
     check_viewer_at(page, data, len(items) - 1, log)
     thumbs = page.evaluate("document.querySelectorAll('.viewer .thumb').length")
@@ -207,7 +193,7 @@ def check_large_grid(page, data, log):
     check_viewer_at(page, data, len(items) - 1, log)
     page.evaluate("window.scrollTo(0, 0)")
     page.keyboard.press("Escape")
-    wait_until(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
+    wait_for_js(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
     focused = page.evaluate("() => document.activeElement.classList.contains('tile') ? Number(document.activeElement.dataset.index) : null")
     check(focused == len(items) - 1, f"after Esc the focus is on tile {focused}, not on the last one")
     visible = page.evaluate("() => { const r = document.activeElement.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }")
@@ -226,175 +212,26 @@ def check_references(page, export, data):
                 export.check_reference(item[key], f"data item {index + 1} {key}")
 
 
-def strip_geometry(page):
-    return page.evaluate("""() => {
-        const strip = document.querySelector('.viewer .strip').getBoundingClientRect();
-        const current = document.querySelector('.viewer .thumb.current');
-        if (!current) return null;
-        const r = current.getBoundingClientRect();
-        return { width: r.width, centre: r.left + r.width / 2, stripCentre: strip.left + strip.width / 2 };
-    }""")
-
-
 def check_viewer_at(page, data, index, log):
-    """The viewer shows item `index`: counter, image or error tile, filmstrip widened and centred."""
-    items = data["items"]
-    item = items[index]
-    expected = f"{index + 1} of {len(items)}"
-    wait_until(page, "t => document.querySelector('.viewer .counter').textContent === t", expected,
-               f"the viewer's counter does not read {expected!r}")
+    """The viewer shows item `index`: counter, caption and filmstrip (viewerchecks), and its image
+    decoded, the thumbnail in place of a format the browser cannot show, or the error tile."""
+    item = data["items"][index]
+    viewerchecks.check_at_rest(page, data, index)
     if item["error"]:
-        wait_until(page, "() => !document.querySelector('.viewer .failure').hidden", None,
-                   f"item {index + 1} failed but the viewer shows no error tile")
+        wait_for_js(page, "() => !document.querySelector('.viewer .failure').hidden", None,
+                    f"item {index + 1} failed but the viewer shows no error tile")
         shown = page.locator(".viewer .failure-error").text_content()
         check(shown == item["error"], f"the viewer's error tile says {shown!r}, not {item['error']!r}")
     elif item["image"].rsplit(".", 1)[-1].lower() in BROWSER_FORMATS:
-        wait_until(page, """src => { const p = document.querySelector('.viewer .photo');
-                                     return p.getAttribute('src') === src && p.complete && p.naturalWidth > 0
-                                         && getComputedStyle(p).visibility === 'visible'; }""",
-                   item["image"], f"the viewer's large image {item['image']} did not decode")
+        wait_for_js(page, """src => { const p = document.querySelector('.viewer .photo');
+                                      return p.getAttribute('src') === src && p.complete && p.naturalWidth > 0
+                                          && getComputedStyle(p).visibility === 'visible'; }""",
+                    item["image"], f"the viewer's large image {item['image']} did not decode")
     else:
-        wait_until(page, """src => { const p = document.querySelector('.viewer .placeholder');
-                                     return p.getAttribute('src') === src && p.complete && p.naturalWidth > 0; }""",
-                   item["thumbnail"], f"the viewer shows no thumbnail in place of {item['image']}")
-    caption = page.locator(".viewer .viewer-caption").text_content()
-    check(caption == (item["caption"] or ""), f"the viewer's caption reads {caption!r}, not {item['caption']!r}")
-
-    want = item["stripWidth"]
-    wait_until(page, """want => { const c = document.querySelector('.viewer .thumb.current');
-                                   if (!c) return false;
-                                   const r = c.getBoundingClientRect();
-                                   const s = document.querySelector('.viewer .strip').getBoundingClientRect();
-                                   return Math.abs(r.width - want) <= 1
-                                       && Math.abs(r.left + r.width / 2 - (s.left + s.width / 2)) <= 1; }""",
-               want, f"the current strip thumbnail is not {want} px wide and centred at {page.viewport_size['width']} px")
-    time.sleep(0.4)  # still there once every transition has ended?
-    geometry = strip_geometry(page)
-    check(abs(geometry["width"] - want) <= 1, f"the current strip thumbnail is {geometry['width']} px wide, not {want}")
-    check(abs(geometry["centre"] - geometry["stripCentre"]) <= 1,
-          f"the current strip thumbnail's centre is at {geometry['centre']:.1f}, the strip's at {geometry['stripCentre']:.1f}")
+        wait_for_js(page, """src => { const p = document.querySelector('.viewer .placeholder');
+                                      return p.getAttribute('src') === src && p.complete && p.naturalWidth > 0; }""",
+                    item["thumbnail"], f"the viewer shows no thumbnail in place of {item['image']}")
     check_log(log)
-
-
-def check_mid_swipe(page, data, index):
-    """A pointer holding the large image half a page to the left: the strip has moved half a
-    step, and the current and next thumbnails are each widened halfway (GalleryLayout's
-    filmstrip at position index + 0.5, computed here from the data's ratios)."""
-    items = data["items"]
-    if index + 1 >= len(items):
-        return
-    cell, gap = data["strip"]["cell"], data["strip"]["spacing"]
-
-    def extra(item, expanding):
-        ratio = min(max(item["ratio"], 0.5), 3)
-        return (cell * ratio - cell) * expanding
-
-    stage = page.locator(".viewer .stage").bounding_box()
-    y = stage["y"] + stage["height"] / 2
-    start = stage["x"] + stage["width"] * 0.75
-    page.mouse.move(start, y)
-    page.mouse.down()
-    page.mouse.move(start - stage["width"] / 2, y, steps=8)
-    time.sleep(0.1)
-    shown = page.evaluate("""() => {
-        const strip = document.querySelector('.viewer .strip').getBoundingClientRect();
-        const boxes = [...document.querySelectorAll('.viewer .thumb')].map((t) => t.getBoundingClientRect())
-            .sort((a, b) => a.left - b.left);
-        const page = document.querySelector('.viewer .frame:not(.neighbour)').getBoundingClientRect();
-        const image = document.querySelector('.viewer .frame:not(.neighbour) .placeholder').getBoundingClientRect();
-        const next = document.querySelector('.viewer .frame.neighbour[data-side="1"]').getBoundingClientRect();
-        return { centre: strip.left + strip.width / 2, boxes: boxes.map((b) => [b.left, b.width]),
-                 page: page.left, image: image.left, next: next.left, step: document.querySelector('.viewer .stage').clientWidth };
-    }""")
-    # Back where it started before letting go: the same image springs back.
-    page.mouse.move(start, y, steps=4)
-    page.mouse.up()
-    here, after = items[index], items[index + 1]
-    want_here, want_after = cell + extra(here, 0.5), cell + extra(after, 0.5)
-    # The thumbnails in screen order; the two nearest the centre are the current and the next.
-    boxes = shown["boxes"]
-    nearest = sorted(range(len(boxes)), key=lambda i: abs(boxes[i][0] + boxes[i][1] / 2 - shown["centre"]))[:2]
-    left, right = sorted(nearest)
-    check(abs(boxes[left][1] - want_here) <= 1.5 and abs(boxes[right][1] - want_after) <= 1.5,
-          f"mid-swipe the two thumbnails at the centre are {boxes[left][1]:.1f} and {boxes[right][1]:.1f} px wide, "
-          f"not halfway widened ({want_here:.1f} and {want_after:.1f})")
-    # The pager: the page half a step left, the next one half in, the image lagging inside its page
-    # by GalleryLayout.parallaxOffset: -0.3 x the page's width x its distance (-0.5) = 0.15 x width.
-    step = shown["step"]
-    check(abs(shown["next"] - shown["page"] - step) <= 2, f"mid-swipe the next page is {shown['next'] - shown['page']:.1f} px after the current one, not a page ({step})")
-    lag = shown["image"] - shown["page"]
-    check(abs(lag - 0.15 * step) <= 2, f"mid-swipe the image lags {lag:.1f} px inside its page, not 0.3 x {step} x 0.5 = {0.15 * step:.1f}")
-    want_centre = shown["centre"] - (cell + gap) / 2 - extra(after, 0.5) / 2
-    got_centre = boxes[left][0] + boxes[left][1] / 2
-    check(abs(got_centre - want_centre) <= 2,
-          f"mid-swipe the current thumbnail's centre is at {got_centre:.1f}, not half a step left of the centre ({want_centre:.1f})")
-
-
-def check_zoom(page, data, index):
-    """A double click zooms the large image in at the pointer; a drag then pans it (the pager
-    rests: the same image stays) without showing past its edges; a double click zooms out."""
-    if data["items"][index]["error"]:
-        return
-    stage = page.locator(".viewer .stage").bounding_box()
-    centre = (stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2)
-    scale = """() => { const t = getComputedStyle(document.querySelector('.viewer .photo')).transform;
-        return t === 'none' ? [1, 0, 0] : (([a, , , , e, f]) => [a, e, f])(t.slice(7, -1).split(',').map(Number)); }"""
-    page.mouse.dblclick(centre[0] + 40, centre[1])
-    zoomed = page.evaluate(scale)
-    check(abs(zoomed[0] - 2.5) < 0.01, f"a double click did not zoom the image in (scale {zoomed[0]})")
-    page.mouse.move(*centre)
-    page.mouse.down()
-    page.mouse.move(centre[0] + 5000, centre[1] + 5000, steps=6)
-    page.mouse.up()
-    panned = page.evaluate(scale)
-    frame = page.locator(".viewer .frame:not(.neighbour)").bounding_box()
-    photo = page.evaluate("""() => { const p = document.querySelector('.viewer .photo');
-        return [p.naturalWidth, p.naturalHeight]; }""")
-    ratio = photo[0] / photo[1] if photo[1] else frame["width"] / frame["height"]
-    fitted_width = min(frame["width"], frame["height"] * ratio)
-    limit = max(0, (fitted_width * 2.5 - frame["width"]) / 2)
-    check(panned[1] > 0 and abs(panned[1] - limit) <= 1.5,
-          f"dragging a zoomed image far right moved it {panned[1]:.1f} px, not to its edge ({limit:.1f} px)")
-    counter = page.locator(".viewer .counter").text_content()
-    check(counter == f"{index + 1} of {len(data['items'])}", f"dragging a zoomed image paged to {counter}")
-    page.mouse.dblclick(*centre)
-    check(page.evaluate(scale)[0] == 1, "a second double click did not zoom out")
-
-
-def check_strip_drag(page, data, index, log):
-    """Dragging the strip three steps to the left: held there, every thumbnail is square and the
-    viewer shows the image three on; let go, that image's thumbnail widens, centred. Returns the
-    index now shown."""
-    items = data["items"]
-    if index + 3 >= len(items):
-        return index
-    step = data["strip"]["cell"] + data["strip"]["spacing"]
-    start = centre_of_current_thumb = page.evaluate("""() => { const r = document.querySelector('.viewer .thumb.current').getBoundingClientRect();
-        return [r.left + r.width / 2, r.top + r.height / 2]; }""")
-    page.mouse.move(*start)
-    page.mouse.down()
-    page.mouse.move(start[0] - 3 * step, start[1], steps=12)
-    time.sleep(0.35)
-    widths = page.evaluate("() => [...document.querySelectorAll('.viewer .thumb')].map((t) => t.getBoundingClientRect().width)")
-    check(all(abs(width - data["strip"]["cell"]) <= 0.5 for width in widths),
-          f"while the strip is dragged its thumbnails are not all square: {sorted(set(round(w, 1) for w in widths))}")
-    counter = page.locator(".viewer .counter").text_content()
-    check(counter == f"{index + 4} of {len(items)}", f"dragging the strip three steps shows {counter}, not image {index + 4}")
-    page.mouse.up()
-    check_viewer_at(page, data, index + 3, log)
-    return index + 3
-
-
-def swipe_once(page, data, index):
-    """A quick swipe to the left on the large image; returns the index now shown (the next)."""
-    stage = page.locator(".viewer .stage").bounding_box()
-    y = stage["y"] + stage["height"] / 2
-    page.mouse.move(stage["x"] + stage["width"] * 0.8, y)
-    page.mouse.down()
-    page.mouse.move(stage["x"] + stage["width"] * 0.3, y, steps=5)
-    page.mouse.up()
-    check_viewer_at(page, data, index + 1, {"problems": []})
-    return index + 1
 
 
 def open_grid(browser, export, log, viewport, scale, screenshot):
@@ -414,7 +251,7 @@ def open_viewer(page, data):
     """Clicks the first tile whose image loaded (or the first tile, if none did); returns its index."""
     first = next((i for i, item in enumerate(data["items"]) if not item["error"]), 0)
     page.locator(f'.grid .tile[data-index="{first}"]').click()
-    wait_until(page, "() => document.querySelector('.viewer').open", None, "clicking a tile did not open the viewer")
+    wait_for_js(page, "() => document.querySelector('.viewer').open", None, "clicking a tile did not open the viewer")
     return first
 
 
@@ -441,10 +278,10 @@ def run(export, screenshots):
             if data["items"]:
                 index = open_viewer(page, data)
                 check_viewer_at(page, data, index, log)
-                check_mid_swipe(page, data, index)
+                viewerchecks.check_mid_swipe(page, data, index)
                 check_viewer_at(page, data, index, log)
-                check_zoom(page, data, index)
-                index = check_strip_drag(page, data, index, log)
+                viewerchecks.check_zoom(page, data, index)
+                index = viewerchecks.check_strip_drag(page, data, index, lambda at: check_viewer_at(page, data, at, log))
                 index = page_once(page, data, index)
                 check_viewer_at(page, data, index, log)
                 check(page.evaluate("location.hash") == f"#{index + 1}", f"the address does not end in #{index + 1}")
@@ -454,7 +291,7 @@ def run(export, screenshots):
                 page.set_viewport_size(PHONE)
                 check_viewer_at(page, data, index, log)
                 page.keyboard.press("Escape")
-                wait_until(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
+                wait_for_js(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
                 focused = page.evaluate("""() => { const e = document.activeElement;
                     return e && e.classList.contains('tile') ? Number(e.dataset.index) : null; }""")
                 check(focused == index, f"after Esc the focus is on tile {focused}, not on tile {index} (the current image)")
@@ -471,7 +308,7 @@ def run(export, screenshots):
             if data["items"]:
                 index = open_viewer(phone, data)
                 if index + 1 < len(data["items"]):
-                    index = swipe_once(phone, data, index)
+                    index = viewerchecks.swipe_once(phone, data, index, lambda at: check_viewer_at(phone, data, at, log))
                 index = page_once(phone, data, index)
                 check_viewer_at(phone, data, index, log)
                 if screenshots:
@@ -501,7 +338,7 @@ def main():
         if arguments.screenshots:
             os.makedirs(arguments.screenshots, exist_ok=True)
         data, log = run(export, arguments.screenshots)
-    except CheckFailed as failure:
+    except Failure as failure:
         print(f"check_html_export: FAIL: {arguments.outdir}: {failure}", file=sys.stderr)
         return 1
     except Exception as error:  # Playwright's own: the browser would not start, a click timed out…

@@ -23,44 +23,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browserlib import check, isolated_environment, report, start_serve, stop_serve, wait_until  # noqa: E402
+from browserlib import Fingers, check, isolated_environment, report, start_serve, stop_serve, wait_until  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
-
-
-class Fingers:
-    """Touches sent through the DevTools protocol, as a phone's screen sends them."""
-
-    def __init__(self, context, page):
-        self.session = context.new_cdp_session(page)
-
-    def send(self, kind, points):
-        self.session.send("Input.dispatchTouchEvent", {
-            "type": kind, "touchPoints": [{"x": x, "y": y, "id": number} for number, (x, y) in enumerate(points)]})
-
-    def drag(self, start, end, hold, steps=16, midway=None):
-        """One finger down at `start`, held `hold` seconds, moved to `end` in `steps`, lifted."""
-        self.send("touchStart", [start])
-        time.sleep(hold)
-        for step in range(1, steps + 1):
-            point = (start[0] + (end[0] - start[0]) * step / steps, start[1] + (end[1] - start[1]) * step / steps)
-            self.send("touchMove", [point])
-            time.sleep(0.03)
-            if midway and step == steps // 2:
-                midway()
-        time.sleep(0.2)
-        self.send("touchEnd", [])
-
-    def pinch(self, centre, start_gap, end_gap, steps=10):
-        """Two fingers either side of `centre`, `start_gap` apart, moved to `end_gap` apart."""
-        def points(gap):
-            return [(centre[0] - gap / 2, centre[1]), (centre[0] + gap / 2, centre[1])]
-        self.send("touchStart", points(start_gap))
-        for step in range(1, steps + 1):
-            self.send("touchMove", points(start_gap + (end_gap - start_gap) * step / steps))
-            time.sleep(0.05)
-        time.sleep(0.4)
-        self.send("touchEnd", [])
 
 
 def centre_of(page, selector):

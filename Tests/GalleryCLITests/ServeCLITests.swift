@@ -78,6 +78,12 @@ import Testing
         try runBrowserCheck("check_touch.py", Array(Repository.sampleImageFiles().prefix(6)).map(\.path))
     }
 
+    /// The viewer (the HTML export's) in the app: at rest, mid-swipe, zoom, strip drag and the
+    /// address at 1280 px; Delete and Undo judged on disk; a finger swipe and turning a phone.
+    @Test func theViewerPagesDeletesAndFollowsTheFingerInHeadlessChromium() throws {
+        try runBrowserCheck("check_viewer.py", Array(Repository.sampleImageFiles().prefix(7)).map(\.path))
+    }
+
     /// A gallery of links (nothing stored) in headless Chromium: its images fetched on view, a
     /// broken one an error tile until Retry, the document unchanged until "Keep in gallery".
     @Test func aGalleryOfLinksShowsItsImagesInHeadlessChromium() throws {
