@@ -1,11 +1,17 @@
 """Shared by the browser checks: failing with a message, waiting for a condition (in Python or
 in the page), touches sent as a phone's screen sends them, and starting `gallery serve` with
 data, state and cache folders of its own."""
+import argparse
+import contextlib
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 
 class Failure(Exception):
@@ -108,3 +114,53 @@ def report(name, check_everything, success):
         print(f"{name}: FAIL: {failure}")
         sys.exit(1)
     print(f"{name}: OK: {success}")
+
+
+def document_json(gallery, document, environment):
+    """`gallery open --json DOCUMENT`, parsed: the document on disk, the judge of every edit."""
+    result = subprocess.run([gallery, "open", "--json", str(document)], capture_output=True, text=True, check=True, env=environment)
+    return json.loads(result.stdout)
+
+
+def launch_chromium(playwright):
+    """Debian's chromium, headless, driven by Playwright."""
+    executable = shutil.which("chromium")
+    check(executable, "chromium is not installed (Debian package `chromium`)")
+    return playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+
+
+@contextlib.contextmanager
+def served_gallery(gallery, images, prefix):
+    """Trip.gallery made from `images` (stored in it) in a folder of its own and served; yields
+    a namespace with `document`, `environment`, `origin`, `token` and `ids()` (the image ids on
+    disk, in order). Stops the server and removes the folder afterwards."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        folder = work / "folder"
+        folder.mkdir()
+        environment = isolated_environment(work)
+        document = folder / "Trip.gallery"
+        created = subprocess.run([gallery, "create", str(document), "--cache", *images], capture_output=True, text=True, env=environment)
+        check(created.returncode == 0, f"create failed: {created.stderr}")
+        server, origin, token = start_serve(gallery, folder, environment)
+        try:
+            yield argparse.Namespace(
+                document=document, environment=environment, origin=origin, token=token,
+                ids=lambda: [image["id"] for image in document_json(gallery, document, environment)["images"]])
+        finally:
+            stop_serve(server)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def check_main(name, run, success):
+    """The command line of a check run on images: `NAME GALLERY IMAGE... [--screenshots DIR]`;
+    calls `run(gallery, images, screenshots)` and reports as `report` does."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("gallery")
+    parser.add_argument("images", nargs="+")
+    parser.add_argument("--screenshots")
+    arguments = parser.parse_args()
+    if arguments.screenshots:
+        os.makedirs(arguments.screenshots, exist_ok=True)
+    report(name, lambda: run(arguments.gallery, arguments.images, arguments.screenshots), success)

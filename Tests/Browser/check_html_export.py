@@ -7,7 +7,8 @@ Loads OUTDIR/index.html from file:// with Debian's chromium driven by Playwright
 first problem: a request outside OUTDIR, a failed request, a console or page error, an alert, a
 grid image that does not decode, a missing error tile, an href/src that is not a relative path to
 an existing file, text that the page shows differently from the data (bad escaping), or a viewer
-that does not page, centre its filmstrip or give focus back to the grid. With --screenshots, saves
+that does not page (pointer, wheel, keys), centre its filmstrip, keep its image when the phone
+turns or give focus back to the grid. With --screenshots, saves
 grid-1280.png, grid-390.png, viewer-1280.png and viewer-390.png in DIR.
 
 Prints one summary line; exit status 0 on success, 1 on failure (the message says what failed).
@@ -30,6 +31,7 @@ from browserlib import Failure, check, wait_for_js  # noqa: E402
 BROWSER_FORMATS = {"jpg", "jpeg", "png", "gif", "webp", "avif", "bmp", "svg", "ico"}
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+PHONE_TURNED = {"width": 844, "height": 390}
 
 
 class Export:
@@ -282,6 +284,7 @@ def run(export, screenshots):
                 check_viewer_at(page, data, index, log)
                 viewerchecks.check_zoom(page, data, index)
                 index = viewerchecks.check_strip_drag(page, data, index, lambda at: check_viewer_at(page, data, at, log))
+                index = viewerchecks.check_wheel(page, data, index, lambda at: check_viewer_at(page, data, at, log))
                 index = page_once(page, data, index)
                 check_viewer_at(page, data, index, log)
                 check(page.evaluate("location.hash") == f"#{index + 1}", f"the address does not end in #{index + 1}")
@@ -313,6 +316,8 @@ def run(export, screenshots):
                 check_viewer_at(phone, data, index, log)
                 if screenshots:
                     phone.screenshot(path=os.path.join(screenshots, "viewer-390.png"))
+                phone.set_viewport_size(PHONE_TURNED)  # the phone turned: the same image
+                check_viewer_at(phone, data, index, log)
             phone.close()
 
             # An address ending in #N opens the viewer on item N.

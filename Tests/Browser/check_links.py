@@ -13,10 +13,8 @@ by `gallery open --json`) and Undo takes them out again; the browser page shows 
 gallery. With --screenshots, the page while loading and once loaded, at desktop and phone sizes.
 Prints one line; exits 1 on the first failure.
 """
-import argparse
 import hashlib
 import http.server
-import json
 import os
 import re
 import shutil
@@ -31,7 +29,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browserlib import check, isolated_environment, report, start_serve, stop_serve, wait_until  # noqa: E402
+from browserlib import check, check_main, document_json, isolated_environment, launch_chromium, start_serve, stop_serve, wait_until  # noqa: E402
 
 
 class Web(http.server.BaseHTTPRequestHandler):
@@ -89,15 +87,12 @@ def run(gallery, image, screenshots):
     before = hashlib.sha256(document.read_bytes()).hexdigest()
 
     def on_disk():
-        result = subprocess.run([gallery, "open", "--json", str(document)], capture_output=True, text=True, check=True, env=environment)
-        return json.loads(result.stdout)
+        return document_json(gallery, document, environment)
 
     server, origin, token = start_serve(gallery, folder, environment)
     try:
         with sync_playwright() as playwright:
-            executable = shutil.which("chromium")
-            check(executable, "chromium is not installed (Debian package `chromium`)")
-            browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+            browser = launch_chromium(playwright)
             for size, label in (({"width": 1280, "height": 800}, "desktop"), ({"width": 390, "height": 844}, "phone")):
                 phone = label == "phone"
                 context = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone, device_scale_factor=2 if phone else 1)
@@ -153,13 +148,8 @@ def run(gallery, image, screenshots):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("gallery")
-    parser.add_argument("image")
-    parser.add_argument("--screenshots")
-    arguments = parser.parse_args()
-    report("check_links", lambda: run(arguments.gallery, arguments.image, arguments.screenshots),
-           "a gallery of links shows its images, an error tile with its reason, Retry, Keep in gallery and Undo")
+    check_main("check_links", lambda gallery, images, screenshots: run(gallery, images[0], screenshots),
+               "a gallery of links shows its images, an error tile with its reason, Retry, Keep in gallery and Undo")
 
 
 if __name__ == "__main__":

@@ -10,20 +10,14 @@ the trash removes, two fingers spread and pinch change the images per row, and a
 without changing anything. The document on disk (`gallery open --json`) is the judge. With
 --screenshots, the page during a touch drag. Prints one line; exits 1 on the first failure.
 """
-import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browserlib import Fingers, check, isolated_environment, report, start_serve, stop_serve, wait_until  # noqa: E402
+from browserlib import Fingers, check, check_main, document_json, launch_chromium, served_gallery, wait_until  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
 
@@ -35,110 +29,86 @@ def centre_of(page, selector):
 
 
 def run(gallery, images, screenshots):
-    work = Path(tempfile.mkdtemp(prefix="gallerykit-touch-"))
-    folder = work / "folder"
-    folder.mkdir()
-    environment = isolated_environment(work)
-    document = folder / "Trip.gallery"
-    created = subprocess.run([gallery, "create", str(document), "--cache", *images], capture_output=True, text=True, env=environment)
-    check(created.returncode == 0, f"create failed: {created.stderr}")
+    with served_gallery(gallery, images, "gallerykit-touch-") as served, sync_playwright() as playwright:
+        def on_disk():
+            return document_json(gallery, served.document, served.environment)
 
-    def on_disk():
-        result = subprocess.run([gallery, "open", "--json", str(document)], capture_output=True, text=True, check=True, env=environment)
-        return json.loads(result.stdout)
+        ids = served.ids
+        browser = launch_chromium(playwright)
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.goto(f"{served.origin}/?token={served.token}")
+        page.goto(f"{served.origin}/gallery/Trip.gallery")
+        wait_until(lambda: page.evaluate("() => document.querySelectorAll('#canvas .cell img').length") >= 6, "the images did not appear")
+        fingers = Fingers(context, page)
 
-    def ids():
-        return [image["id"] for image in on_disk()["images"]]
+        def cell(image_id):
+            return f"#canvas .cell[data-id='{image_id}']"
 
-    server, origin, token = start_serve(gallery, folder, environment)
-    try:
-        with sync_playwright() as playwright:
-            executable = shutil.which("chromium")
-            check(executable, "chromium is not installed (Debian package `chromium`)")
-            browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-            context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
-            page = context.new_page()
-            page.goto(f"{origin}/?token={token}")
-            page.goto(f"{origin}/gallery/Trip.gallery")
-            wait_until(lambda: page.evaluate("() => document.querySelectorAll('#canvas .cell img').length") >= 6, "the images did not appear")
-            fingers = Fingers(context, page)
-
-            def cell(image_id):
-                return f"#canvas .cell[data-id='{image_id}']"
-
-            def settle():
-                time.sleep(0.6)
-
-            # One image: a long press on the first, carried to the right half of the fourth.
-            before = ids()
-            start = centre_of(page, cell(before[0]))
-            box = page.locator(cell(before[3])).bounding_box()
-            end = (box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2)
-            shot = (lambda: page.screenshot(path=str(Path(screenshots) / "touch-drag-390.png"))) if screenshots else None
-            fingers.drag(start, end, hold=0.7, midway=shot)
-            wait_until(lambda: ids() != before, "a long press and a drag moved nothing on disk")
-            after = ids()
-            check(after.index(before[0]) >= 2 and [i for i in after if i != before[0]] == before[1:],
-                  f"the image went to {after.index(before[0])}, or the others changed order")
-            settle()
-
-            # A stack: Select mode, tap two images, carry them (by one of them) to the end.
-            before = ids()
-            page.tap("#select")
-            page.tap(cell(before[1]))
-            page.tap(cell(before[2]))
-            check(page.locator("#canvas .cell[aria-selected='true']").count() == 2, "tapping in Select mode did not select two images")
-            last = page.locator(cell(before[-1])).bounding_box()
-            fingers.drag(centre_of(page, cell(before[1])), (last["x"] + last["width"] * 0.9, last["y"] + last["height"] / 2), hold=0.7)
-            wait_until(lambda: ids() != before, "carrying a selection moved nothing on disk")
-            after = ids()
-            check(after[-2:] == [before[1], before[2]] and [i for i in after if i not in before[1:3]] == [i for i in before if i not in before[1:3]],
-                  f"the stack did not go to the end in its order: {[before.index(i) for i in after]}")
-            page.tap("#select")
-            settle()
-
-            # The trash: carried there, an image is removed.
-            before = ids()
-            fingers.drag(centre_of(page, cell(before[0])), centre_of(page, "#trash"), hold=0.7)
-            wait_until(lambda: len(ids()) == len(before) - 1, "dropping on the trash removed nothing")
-            check(before[0] not in ids(), "the trash removed another image")
-            settle()
-
-            # Two fingers: spread for fewer images per row, pinch for more; one edit each.
-            columns = on_disk()["columns"]
-            middle = centre_of(page, "#canvas")
-            fingers.pinch((middle[0], 400), 80, 300)
-            wait_until(lambda: on_disk()["columns"] < columns, f"spreading two fingers left {columns} per row")
-            spread = on_disk()["columns"]
-            settle()
-
-            # A swipe that does not wait scrolls, and moves nothing.
-            before = ids()
-            scrolled = page.evaluate("() => scrollY")
-            first = page.locator(cell(before[1])).bounding_box()
-            start = (first["x"] + first["width"] / 2, min(first["y"] + first["height"] / 2, 700))
-            fingers.drag(start, (start[0], start[1] - 300), hold=0, steps=10)
-            wait_until(lambda: page.evaluate("() => scrollY") > scrolled + 50, "a swipe did not scroll the page")
+        def settle():
             time.sleep(0.6)
-            check(ids() == before, "a swipe moved an image")
 
-            page.evaluate("() => window.scrollTo(0, 0)")
-            fingers.pinch((middle[0], 300), 300, 60)
-            wait_until(lambda: on_disk()["columns"] > spread, f"pinching two fingers left {spread} per row")
-            browser.close()
-    finally:
-        stop_serve(server)
-        shutil.rmtree(work, ignore_errors=True)
+        # One image: a long press on the first, carried to the right half of the fourth.
+        before = ids()
+        start = centre_of(page, cell(before[0]))
+        box = page.locator(cell(before[3])).bounding_box()
+        end = (box["x"] + box["width"] * 0.8, box["y"] + box["height"] / 2)
+        shot = (lambda: page.screenshot(path=os.path.join(screenshots, "touch-drag-390.png"))) if screenshots else None
+        fingers.drag(start, end, hold=0.7, midway=shot)
+        wait_until(lambda: ids() != before, "a long press and a drag moved nothing on disk")
+        after = ids()
+        check(after.index(before[0]) >= 2 and [i for i in after if i != before[0]] == before[1:],
+              f"the image went to {after.index(before[0])}, or the others changed order")
+        settle()
+
+        # A stack: Select mode, tap two images, carry them (by one of them) to the end.
+        before = ids()
+        page.tap("#select")
+        page.tap(cell(before[1]))
+        page.tap(cell(before[2]))
+        check(page.locator("#canvas .cell[aria-selected='true']").count() == 2, "tapping in Select mode did not select two images")
+        last = page.locator(cell(before[-1])).bounding_box()
+        fingers.drag(centre_of(page, cell(before[1])), (last["x"] + last["width"] * 0.9, last["y"] + last["height"] / 2), hold=0.7)
+        wait_until(lambda: ids() != before, "carrying a selection moved nothing on disk")
+        after = ids()
+        check(after[-2:] == [before[1], before[2]] and [i for i in after if i not in before[1:3]] == [i for i in before if i not in before[1:3]],
+              f"the stack did not go to the end in its order: {[before.index(i) for i in after]}")
+        page.tap("#select")
+        settle()
+
+        # The trash: carried there, an image is removed.
+        before = ids()
+        fingers.drag(centre_of(page, cell(before[0])), centre_of(page, "#trash"), hold=0.7)
+        wait_until(lambda: len(ids()) == len(before) - 1, "dropping on the trash removed nothing")
+        check(before[0] not in ids(), "the trash removed another image")
+        settle()
+
+        # Two fingers: spread for fewer images per row, pinch for more; one edit each.
+        columns = on_disk()["columns"]
+        middle = centre_of(page, "#canvas")
+        fingers.pinch((middle[0], 400), 80, 300)
+        wait_until(lambda: on_disk()["columns"] < columns, f"spreading two fingers left {columns} per row")
+        spread = on_disk()["columns"]
+        settle()
+
+        # A swipe that does not wait scrolls, and moves nothing.
+        before = ids()
+        scrolled = page.evaluate("() => scrollY")
+        first = page.locator(cell(before[1])).bounding_box()
+        start = (first["x"] + first["width"] / 2, min(first["y"] + first["height"] / 2, 700))
+        fingers.drag(start, (start[0], start[1] - 300), hold=0, steps=10)
+        wait_until(lambda: page.evaluate("() => scrollY") > scrolled + 50, "a swipe did not scroll the page")
+        time.sleep(0.6)
+        check(ids() == before, "a swipe moved an image")
+
+        page.evaluate("() => window.scrollTo(0, 0)")
+        fingers.pinch((middle[0], 300), 300, 60)
+        wait_until(lambda: on_disk()["columns"] > spread, f"pinching two fingers left {spread} per row")
+        browser.close()
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("gallery")
-    parser.add_argument("images", nargs="+")
-    parser.add_argument("--screenshots")
-    arguments = parser.parse_args()
-    report("check_touch", lambda: run(arguments.gallery, arguments.images, arguments.screenshots),
-           "long press and drag (one image, a selected stack), trash, pinch both ways, swipe scrolls")
+    check_main("check_touch", run, "long press and drag (one image, a selected stack), trash, pinch both ways, swipe scrolls")
 
 
 if __name__ == "__main__":

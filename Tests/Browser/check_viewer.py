@@ -7,7 +7,7 @@ Makes Trip.gallery from the IMAGEs (at least 6, stored in it), serves it and che
 the way check_html_export.py checks the export's (viewerchecks.py): on a 1280x800 desktop, at
 rest (the current thumbnail centred and as wide as GalleryLayout's), mid-swipe (strip half a
 step on, both thumbnails half widened, the image lagging by the parallax offset), zoom and pan,
-a strip drag; the address names the image shown and a reload opens it again. On a 390x844 phone
+a strip drag, the wheel; the address names the image shown and a reload opens it again. On a 390x844 phone
 with touch (CDP `Input.dispatchTouchEvent`), a finger swipe goes to the next image and turning
 the phone (844x390) keeps it. Delete (the key, and the bar's button on the last image) removes
 the image shown, judged on disk (`gallery open --json`), shows the next (the one before, after
@@ -15,21 +15,15 @@ the last), and Undo brings both back in their places. With --screenshots, the vi
 mid-swipe at both sizes, during a strip drag and during a delete. Prints one line; exits 1 on
 the first failure.
 """
-import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(__file__))
 import viewerchecks  # noqa: E402
-from browserlib import Fingers, check, isolated_environment, report, start_serve, stop_serve, wait_for_js, wait_until  # noqa: E402
+from browserlib import Fingers, check, check_main, launch_chromium, served_gallery, wait_for_js, wait_until  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -68,143 +62,120 @@ def open_on(page, data, index):
 
 
 def run(gallery, images, screenshots):
-    work = Path(tempfile.mkdtemp(prefix="gallerykit-viewer-"))
-    folder = work / "folder"
-    folder.mkdir()
-    environment = isolated_environment(work)
-    document = folder / "Trip.gallery"
-    created = subprocess.run([gallery, "create", str(document), "--cache", *images], capture_output=True, text=True, env=environment)
-    check(created.returncode == 0, f"create failed: {created.stderr}")
+    with served_gallery(gallery, images, "gallerykit-viewer-") as served, sync_playwright() as playwright:
+        ids, origin, token = served.ids, served.origin, served.token
 
-    def ids():
-        result = subprocess.run([gallery, "open", "--json", str(document)], capture_output=True, text=True, check=True, env=environment)
-        return [image["id"] for image in json.loads(result.stdout)["images"]]
+        def shot(name):
+            return os.path.join(screenshots, name) if screenshots else None
 
-    def shot(name):
-        return str(Path(screenshots) / name) if screenshots else None
+        browser = launch_chromium(playwright)
+        problems = []
 
-    server, origin, token = start_serve(gallery, folder, environment)
-    try:
-        with sync_playwright() as playwright:
-            executable = shutil.which("chromium")
-            check(executable, "chromium is not installed (Debian package `chromium`)")
-            browser = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-            problems = []
+        def watch(page):
+            page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+            page.on("console", lambda message: problems.append(f"console {message.type}: {message.text}") if message.type == "error" else None)
 
-            def watch(page):
-                page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
-                page.on("console", lambda message: problems.append(f"console {message.type}: {message.text}") if message.type == "error" else None)
+        # Desktop: at rest, mid-swipe, zoom, strip drag, the address.
+        page = browser.new_page(viewport=DESKTOP)
+        watch(page)
+        page.goto(f"{origin}/?token={token}")
+        page.goto(f"{origin}/gallery/Trip.gallery")
+        wait_until(lambda: page.evaluate("() => document.querySelectorAll('#canvas .cell img').length") >= len(images), "the images did not appear")
+        data = viewer_data(page)
+        check(len(data["items"]) >= 6, f"the gallery has {len(data['items'])} images, not 6 or more")
+        open_on(page, data, 0)
+        check_at(page, data, 0)
+        if screenshots:
+            page.screenshot(path=shot("viewer-rest-1280.png"))
+        viewerchecks.check_mid_swipe(page, data, 0, screenshot=shot("viewer-midswipe-1280.png"))
+        check_at(page, data, 0)
+        viewerchecks.check_zoom(page, data, 0)
+        index = viewerchecks.check_strip_drag(page, data, 0, lambda at: check_at(page, data, at), screenshot=shot("viewer-stripdrag-1280.png"))
+        index = viewerchecks.check_wheel(page, data, index, lambda at: check_at(page, data, at))
+        page.keyboard.press("ArrowLeft")
+        index -= 1
+        check_at(page, data, index)
+        page.reload()
+        wait_for_js(page, "() => document.getElementById('viewer').open", None, "a reload did not open the viewer on the image in the address")
+        check_at(page, data, index)
+        page.keyboard.press("Escape")
+        wait_for_js(page, "() => !document.getElementById('viewer').open", None, "Esc did not close the viewer")
+        focused = page.evaluate("() => document.activeElement && document.activeElement.dataset.id")
+        check(focused == data["items"][index]["id"], "closing the viewer did not focus its image's cell")
+        check(page.evaluate("location.hash") == "", "the address still names an image after the viewer closed")
 
-            # Desktop: at rest, mid-swipe, zoom, strip drag, the address.
-            page = browser.new_page(viewport=DESKTOP)
-            watch(page)
-            page.goto(f"{origin}/?token={token}")
-            page.goto(f"{origin}/gallery/Trip.gallery")
-            wait_until(lambda: page.evaluate("() => document.querySelectorAll('#canvas .cell img').length") >= len(images), "the images did not appear")
-            data = viewer_data(page)
-            check(len(data["items"]) >= 6, f"the gallery has {len(data['items'])} images, not 6 or more")
-            open_on(page, data, 0)
-            check_at(page, data, 0)
-            if screenshots:
-                page.screenshot(path=shot("viewer-rest-1280.png"))
-            viewerchecks.check_mid_swipe(page, data, 0, screenshot=shot("viewer-midswipe-1280.png"))
-            check_at(page, data, 0)
-            viewerchecks.check_zoom(page, data, 0)
-            index = viewerchecks.check_strip_drag(page, data, 0, lambda at: check_at(page, data, at), screenshot=shot("viewer-stripdrag-1280.png"))
-            page.keyboard.press("ArrowLeft")
-            index -= 1
-            check_at(page, data, index)
-            page.reload()
-            wait_for_js(page, "() => document.getElementById('viewer').open", None, "a reload did not open the viewer on the image in the address")
-            check_at(page, data, index)
-            page.keyboard.press("Escape")
-            wait_for_js(page, "() => !document.getElementById('viewer').open", None, "Esc did not close the viewer")
-            focused = page.evaluate("() => document.activeElement && document.activeElement.dataset.id")
-            check(focused == data["items"][index]["id"], "closing the viewer did not focus its image's cell")
-            check(page.evaluate("location.hash") == "", "the address still names an image after the viewer closed")
+        # Delete: the image shown goes, on disk; the next one is shown.
+        before = ids()
+        open_on(page, data, 2)
+        check_at(page, data, 2)
+        page.keyboard.press("Delete")
+        if screenshots:
+            time.sleep(0.1)
+            page.screenshot(path=shot("viewer-delete-1280.png"))
+        wait_until(lambda: ids() == before[:2] + before[3:], f"Delete in the viewer did not remove image 3 on disk: {ids()}")
+        data = viewer_data(page)
+        check_at(page, data, 2)
+        check(data["items"][2]["id"] == before[3], "after Delete the viewer does not show the image that followed")
+        # The last: its button, and the one before is shown.
+        page.keyboard.press("End")
+        last = len(data["items"]) - 1
+        check_at(page, data, last)
+        page.click(".viewer .delete")
+        wait_until(lambda: ids() == before[:2] + before[3:-1], f"deleting the last image in the viewer removed the wrong one: {ids()}")
+        data = viewer_data(page)
+        check_at(page, data, last - 1)
+        page.keyboard.press("Escape")
+        wait_for_js(page, "() => !document.getElementById('viewer').open", None, "Esc did not close the viewer")
+        for _ in range(2):
+            wait_for_js(page, "() => !document.getElementById('undo').disabled", None, "Undo is not enabled after a delete")
+            undone = len(ids())
+            page.click("#undo")
+            wait_until(lambda: len(ids()) == undone + 1, "Undo did not bring a deleted image back")
+        check(ids() == before, f"Undo did not bring both images back in their places: {ids()} vs {before}")
+        page.close()
 
-            # Delete: the image shown goes, on disk; the next one is shown.
-            before = ids()
-            open_on(page, data, 2)
-            check_at(page, data, 2)
-            page.keyboard.press("Delete")
-            if screenshots:
-                time.sleep(0.1)
-                page.screenshot(path=shot("viewer-delete-1280.png"))
-            wait_until(lambda: ids() == before[:2] + before[3:], f"Delete in the viewer did not remove image 3 on disk: {ids()}")
-            data = viewer_data(page)
-            check_at(page, data, 2)
-            check(data["items"][2]["id"] == before[3], "after Delete the viewer does not show the image that followed")
-            # The last: its button, and the one before is shown.
-            page.keyboard.press("End")
-            last = len(data["items"]) - 1
-            check_at(page, data, last)
-            page.click(".viewer .delete")
-            wait_until(lambda: ids() == before[:2] + before[3:-1], f"deleting the last image in the viewer removed the wrong one: {ids()}")
-            data = viewer_data(page)
-            check_at(page, data, last - 1)
-            page.keyboard.press("Escape")
-            wait_for_js(page, "() => !document.getElementById('viewer').open", None, "Esc did not close the viewer")
-            for _ in range(2):
-                wait_for_js(page, "() => !document.getElementById('undo').disabled", None, "Undo is not enabled after a delete")
-                undone = len(ids())
-                page.click("#undo")
-                wait_until(lambda: len(ids()) == undone + 1, "Undo did not bring a deleted image back")
-            check(ids() == before, f"Undo did not bring both images back in their places: {ids()} vs {before}")
-            page.close()
-
-            # Phone: a finger swipe pages; turning the phone keeps the image.
-            context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
-            phone = context.new_page()
-            watch(phone)
-            phone.goto(f"{origin}/?token={token}")
-            phone.goto(f"{origin}/gallery/Trip.gallery")
-            wait_until(lambda: phone.evaluate("() => document.querySelectorAll('#canvas .cell img').length") >= len(images), "the images did not appear on the phone")
-            data = viewer_data(phone)
-            open_on(phone, data, 1)
+        # Phone: a finger swipe pages; turning the phone keeps the image.
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
+        phone = context.new_page()
+        watch(phone)
+        phone.goto(f"{origin}/?token={token}")
+        phone.goto(f"{origin}/gallery/Trip.gallery")
+        wait_until(lambda: phone.evaluate("() => document.querySelectorAll('#canvas .cell img').length") >= len(images), "the images did not appear on the phone")
+        data = viewer_data(phone)
+        open_on(phone, data, 1)
+        check_at(phone, data, 1, tolerance=2)
+        if screenshots:
+            phone.screenshot(path=shot("viewer-rest-390.png"))
+        fingers = Fingers(context, phone)
+        stage = phone.locator(".viewer .stage").bounding_box()
+        y = stage["y"] + stage["height"] / 2
+        if screenshots:
+            # Held at half a page for the picture, then back.
+            start = stage["x"] + stage["width"] * 0.75
+            fingers.send("touchStart", [(start, y)])
+            for step in range(1, 9):
+                fingers.send("touchMove", [(start - stage["width"] / 2 * step / 8, y)])
+                time.sleep(0.03)
+            time.sleep(0.2)
+            phone.screenshot(path=shot("viewer-midswipe-390.png"))
+            fingers.send("touchMove", [(start, y)])
+            time.sleep(0.2)
+            fingers.send("touchEnd", [])
             check_at(phone, data, 1, tolerance=2)
-            if screenshots:
-                phone.screenshot(path=shot("viewer-rest-390.png"))
-            fingers = Fingers(context, phone)
-            stage = phone.locator(".viewer .stage").bounding_box()
-            y = stage["y"] + stage["height"] / 2
-            if screenshots:
-                # Held at half a page for the picture, then back.
-                start = stage["x"] + stage["width"] * 0.75
-                fingers.send("touchStart", [(start, y)])
-                for step in range(1, 9):
-                    fingers.send("touchMove", [(start - stage["width"] / 2 * step / 8, y)])
-                    time.sleep(0.03)
-                time.sleep(0.2)
-                phone.screenshot(path=shot("viewer-midswipe-390.png"))
-                fingers.send("touchMove", [(start, y)])
-                time.sleep(0.2)
-                fingers.send("touchEnd", [])
-                check_at(phone, data, 1, tolerance=2)
-            fingers.drag((stage["x"] + stage["width"] * 0.85, y), (stage["x"] + stage["width"] * 0.15, y), hold=0, steps=6, pause=0.016)
-            check_at(phone, data, 2, tolerance=2)
-            phone.set_viewport_size(PHONE_TURNED)
-            check_at(phone, data, 2, tolerance=2)
-            if screenshots:
-                phone.screenshot(path=shot("viewer-rest-844.png"))
-            check(not problems, "; ".join(problems))
-            browser.close()
-    finally:
-        stop_serve(server)
-        shutil.rmtree(work, ignore_errors=True)
+        fingers.drag((stage["x"] + stage["width"] * 0.85, y), (stage["x"] + stage["width"] * 0.15, y), hold=0, steps=6, pause=0.016)
+        check_at(phone, data, 2, tolerance=2)
+        phone.set_viewport_size(PHONE_TURNED)
+        check_at(phone, data, 2, tolerance=2)
+        if screenshots:
+            phone.screenshot(path=shot("viewer-rest-844.png"))
+        check(not problems, "; ".join(problems))
+        browser.close()
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("gallery")
-    parser.add_argument("images", nargs="+")
-    parser.add_argument("--screenshots")
-    arguments = parser.parse_args()
-    if arguments.screenshots:
-        os.makedirs(arguments.screenshots, exist_ok=True)
-    report("check_viewer", lambda: run(arguments.gallery, arguments.images, arguments.screenshots),
-           "at rest, mid-swipe (strip, parallax), zoom, strip drag, the address and a reload at 1280 px; "
-           "delete (next shown, the last shows the one before) and undo on disk; a finger swipe at 390 px; turning the phone")
+    check_main("check_viewer", run,
+               "at rest, mid-swipe (strip, parallax), zoom, strip drag, wheel, the address and a reload at 1280 px; "
+               "delete (next shown, the last shows the one before) and undo on disk; a finger swipe at 390 px; turning the phone")
 
 
 if __name__ == "__main__":

@@ -174,3 +174,21 @@ def swipe_once(page, data, index, at_rest):
     page.mouse.up()
     at_rest(index + 1)
     return index + 1
+
+
+def check_wheel(page, data, index, at_rest):
+    """A touchpad's sideways swipe (wheel events with deltaX) pages to the next image; a mouse
+    wheel's notch down to the one after, and a notch up back. Returns the index now shown."""
+    if index + 2 >= len(data["items"]):
+        return index
+    stage = page.locator(".viewer .stage").bounding_box()
+    page.mouse.move(stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2)
+    for _ in range(12):
+        page.mouse.wheel(40, 0)
+        time.sleep(0.016)
+    at_rest(index + 1)
+    page.mouse.wheel(0, 100)
+    at_rest(index + 2)
+    page.mouse.wheel(0, -100)
+    at_rest(index + 1)
+    return index + 1

@@ -120,4 +120,16 @@ import Testing
             #expect(try await client.execute(uri: "/favicon.ico", method: .get, headers: harness.headers).status == .noContent)
         }
     }
+
+    /// One viewer for the app and the export: the page's viewer files are the ones the HTML
+    /// export writes, byte for byte.
+    @Test(arguments: ViewerAssets.names)
+    func theViewerIsTheExportsOwn(name: String) async throws {
+        let harness = try ServerHarness()
+        try await harness.test { client in
+            let response = try await client.execute(uri: "/assets/\(name)", method: .get, headers: harness.headers)
+            #expect(response.status == .ok)
+            #expect(Data(buffer: response.body) == (try ViewerAssets.data(named: name)))
+        }
+    }
 }

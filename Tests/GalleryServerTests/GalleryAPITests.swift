@@ -39,6 +39,9 @@ import Testing
             for (item, image) in zip(state.items, gallery.images) {
                 let strip = GalleryLayout.filmstrip(aspectRatios: [image.aspectRatio], current: 0, expansion: 1, width: 56, height: 56)
                 #expect(item["stripWidth"] as? Double == strip.frames[0].width.rounded())
+                // The ratio the viewer's strip widens it towards: the layout's, to 4 decimals.
+                let ratio = try #require(item["ratio"] as? Double)
+                #expect(abs(ratio - image.aspectRatio) <= 0.00005)
             }
             for (frame, expected) in zip(state.frames, library.frames) {
                 #expect(

@@ -40,16 +40,16 @@
     '</div>' +
     '<div class="stage">' +
       '<div class="frame">' +
-        '<img class="placeholder" alt="" aria-hidden="true" draggable="false">' +
-        '<img class="photo" alt="" draggable="false">' +
+        '<img class="placeholder" alt="" aria-hidden="true" draggable="false" decoding="async">' +
+        '<img class="photo" alt="" draggable="false" decoding="async">' +
         '<div class="failure" hidden>' +
           icon('M3 3l18 18M9 3h10a2 2 0 0 1 2 2v10M21 19a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5M3 16l5-5 4 4M15 9.5a1.5 1.5 0 1 0 0-.01') +
           '<p class="failure-error"></p><p class="failure-url"></p>' +
           '<button type="button" class="retry" hidden>Retry</button>' +
         '</div>' +
       '</div>' +
-      '<div class="frame neighbour" data-side="-1" aria-hidden="true"><img alt="" draggable="false"></div>' +
-      '<div class="frame neighbour" data-side="1" aria-hidden="true"><img alt="" draggable="false"></div>' +
+      '<div class="frame neighbour" data-side="-1" aria-hidden="true"><img alt="" draggable="false" decoding="async"></div>' +
+      '<div class="frame neighbour" data-side="1" aria-hidden="true"><img alt="" draggable="false" decoding="async"></div>' +
       '<button type="button" class="nav prev" aria-label="Previous image">' + icon('M15 5l-7 7 7 7') + '</button>' +
       '<button type="button" class="nav next" aria-label="Next image">' + icon('M9 5l7 7-7 7') + '</button>' +
     '</div>' +
@@ -455,12 +455,14 @@
       setTimeout(function () {
         leaving = false;
         frame.classList.remove('leaving');
+        const gone = keyOf(index);
         if (thumb && thumb.img) unload(thumb.img);
         if (thumb) thumb.remove();
-        thumbs.delete(keyOf(index));
-        const rest = pendingItems || items.slice(0, index).concat(items.slice(index + 1));
+        thumbs.delete(gone);
+        // The caller's items if they came meanwhile, else these; without the one deleted either way
+        // (the caller's may be from before its removal).
+        items = (pendingItems || items).filter(function (item, at) { return (item.id !== undefined ? item.id : at) !== gone; });
         pendingItems = null;
-        items = rest;
         if (items.length === 0) { viewer.close(); return; }
         const side = index < items.length ? 1 : -1;
         const target = Math.min(index, items.length - 1);
@@ -665,6 +667,58 @@
         show(target, true);
       }, 260);
     }
+
+    // The wheel: a touchpad's sideways swipe moves the pages as a finger does and settles once it
+    // stops; a mouse wheel pages one image a notch; a touchpad pinch (Ctrl+wheel, as browsers
+    // report it) zooms, and while zoomed the wheel pans.
+    let wheel = null;           // a sideways swipe under way: { dx, timer }
+    let wheelTravel = 0;        // vertical travel towards the next notch
+    let wheelTravelTimer = 0;
+
+    stage.addEventListener('wheel', function (event) {
+      event.preventDefault();
+      if (current < 0 || isBusy() || drag) return;
+      const scale = event.deltaMode === 1 ? 40 : event.deltaMode === 2 ? pageStep() : 1;  // lines, pages
+      const dx = event.deltaX * scale, dy = event.deltaY * scale;
+      if (event.ctrlKey) {
+        if (!frame.classList.contains('failed')) zoomAt(zoom.scale * Math.exp(-dy / 100), event.clientX, event.clientY);
+        return;
+      }
+      if (zoom.scale > 1) {
+        zoom.x -= dx;
+        zoom.y -= dy;
+        clampZoom();
+        applyZoom();
+        return;
+      }
+      if (Math.abs(dx) > Math.abs(dy) || wheel) {
+        if (!wheel) {
+          wheel = { dx: 0, timer: 0 };
+          stage.classList.add('paging');
+          cancelAnimationFrame(stripAnimation);
+        }
+        wheel.dx -= dx;
+        const atEnd = (current === 0 && wheel.dx > 0) || (current === items.length - 1 && wheel.dx < 0);
+        const offset = atEnd ? wheel.dx / 3 : wheel.dx;  // the pager resists past the ends
+        placePages(offset);
+        stripPosition = current - offset / pageStep();
+        placeStrip();
+        clearTimeout(wheel.timer);
+        wheel.timer = setTimeout(function () {
+          const moved = wheel.dx;
+          wheel = null;
+          settleOn(Math.abs(moved) > pageStep() * 0.2 ? Math.max(0, Math.min(items.length - 1, current - Math.sign(moved))) : current);
+        }, 120);
+        return;
+      }
+      wheelTravel += dy;
+      clearTimeout(wheelTravelTimer);
+      wheelTravelTimer = setTimeout(function () { wheelTravel = 0; }, 300);
+      if (Math.abs(wheelTravel) < 50) return;
+      const step = Math.sign(wheelTravel);
+      wheelTravel = 0;
+      show(current + step);
+    }, { passive: false });
 
     stage.addEventListener('pointerup', function (event) { endDrag(event, false); });
     stage.addEventListener('pointercancel', function (event) { endDrag(event, true); });
