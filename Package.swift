@@ -58,8 +58,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            // The HTML export's page, style sheet and script, filled in by `HTMLExporter`.
-            resources: [.copy("Export/Templates")],
+            // The HTML export's page, style sheets and scripts (the image viewer's among them),
+            // filled in by `HTMLExporter`; inside the program, so that a copy of it alone works.
+            resources: [
+                "index.html", "item.html", "failed-item.html", "gallery.css", "gallery.js",
+                "viewer.css", "viewer-layout.js", "viewer.js",
+            ].map { .embedInCode("Export/Templates/html/\($0)") },
             swiftSettings: instrumentedForFuzzing
         ),
         // The web app of `gallery serve`: routing, authentication and encoding over GalleryKit.
@@ -73,7 +77,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Site")]
+            // The app's pages, style sheet and scripts, inside the program as GalleryKit's are.
+            resources: ["browser.html", "gallery.html", "app.css", "common.js", "browser.js", "gallery.js"].map {
+                .embedInCode("Site/\($0)")
+            }
         ),
         .executableTarget(
             name: "gallery",

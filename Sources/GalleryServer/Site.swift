@@ -2,8 +2,9 @@ import Foundation
 import GalleryKit
 import Hummingbird
 
-/// The app's pages, style sheets and scripts: files in `Site/` and the image viewer's
-/// (`ViewerAssets`), read once at start.
+/// The app's pages, style sheets and scripts: the files in `Site/`, inside the program
+/// (SwiftPM's `embedInCode` resources, as GalleryKit's export templates are), and the image
+/// viewer's (`ViewerAssets`).
 struct Site: Sendable {
     struct File: Sendable {
         var bytes: ByteBuffer
@@ -12,30 +13,22 @@ struct Site: Sendable {
 
     private let files: [String: File]
 
-    static let names: [String: String] = [
-        "browser.html": "text/html; charset=utf-8",
-        "gallery.html": "text/html; charset=utf-8",
-        "app.css": "text/css; charset=utf-8",
-        "common.js": "text/javascript; charset=utf-8",
-        "browser.js": "text/javascript; charset=utf-8",
-        "gallery.js": "text/javascript; charset=utf-8",
-    ]
-
-    init() throws {
+    init() throws(GalleryError) {
+        let html = "text/html; charset=utf-8", css = "text/css; charset=utf-8", script = "text/javascript; charset=utf-8"
         var files: [String: File] = [:]
-        for (name, type) in Self.names {
-            let expected = Bundle.module.bundleURL.appendingPathComponent("Site/\(name)")
-            guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Site"),
-                let data = try? Data(contentsOf: url)
-            else {
-                throw GalleryError(.fileNotFound, url: expected, "the app's file is missing from the installation; reinstall gallery")
-            }
-            files[name] = File(bytes: ByteBuffer(bytes: data), contentType: type)
+        for (name, bytes, type) in [
+            ("browser.html", PackageResources.browser_html, html),
+            ("gallery.html", PackageResources.gallery_html, html),
+            ("app.css", PackageResources.app_css, css),
+            ("common.js", PackageResources.common_js, script),
+            ("browser.js", PackageResources.browser_js, script),
+            ("gallery.js", PackageResources.gallery_js, script),
+        ] {
+            files[name] = File(bytes: ByteBuffer(bytes: bytes), contentType: type)
         }
         // The image viewer is the HTML export's (one viewer for both), from GalleryKit.
         for name in ViewerAssets.names {
-            let type = name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
-            files[name] = File(bytes: ByteBuffer(bytes: try ViewerAssets.data(named: name)), contentType: type)
+            files[name] = File(bytes: ByteBuffer(bytes: try ViewerAssets.data(named: name)), contentType: name.hasSuffix(".css") ? css : script)
         }
         self.files = files
     }

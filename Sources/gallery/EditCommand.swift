@@ -20,14 +20,24 @@ struct EditCommand: AsyncParsableCommand {
               caption I TEXT                   set image I's caption ("" clears it)
               cache [I...]                     store images' bytes (default: all)
               uncache [I...]                   drop stored bytes (default: all)
+              retry [I...] [--cache]           fetch failed web images again (default: all)
               undo | redo                      step through the last 20 edits
 
             'gallery edit DOC ACTION --help' explains one action.
 
-            Examples:
+            Examples, one for each action:
               gallery edit Trip.gallery add beach.jpg --at 1 --cache
               gallery edit Trip.gallery move 4 5 --to 1
+              gallery edit Trip.gallery swap 1 3
+              gallery edit Trip.gallery remove 2 6
+              gallery edit Trip.gallery title "Summer trip"
+              gallery edit Trip.gallery columns 4
+              gallery edit Trip.gallery caption 1 "Dawn over the bay"
+              gallery edit Trip.gallery cache 2 3
+              gallery edit Trip.gallery uncache
+              gallery edit Trip.gallery retry --cache
               gallery edit Trip.gallery undo
+              gallery edit Trip.gallery redo
             """
     )
 
@@ -35,7 +45,7 @@ struct EditCommand: AsyncParsableCommand {
     var document: DocumentPath
 
     // Optional so that a missing action is reported, like an unknown one, naming the document.
-    @Argument(help: "What to do: add, move, swap, remove, title, columns, caption, cache, uncache, undo, redo.")
+    @Argument(help: "What to do: add, move, swap, remove, title, columns, caption, cache, uncache, retry, undo, redo.")
     var action: String?
 
     @Argument(parsing: .captureForPassthrough, help: "The action's arguments.")

@@ -43,6 +43,21 @@ import Testing
         return entries.filter { !$0.isEmpty }
     }
 
+    /// `gallery edit --help` (and so `man gallery-edit`, generated from it) lists every action
+    /// the command takes, each with an example.
+    @Test func editsHelpShowsEveryActionWithAnExample() throws {
+        let help = try Command.gallery(["edit", "--help"], in: folder.url).output
+        for action in Self.commands.filter({ $0.count == 3 }).map({ $0[2] }) {
+            #expect(help.contains("\n  \(action) ") || help.contains("| \(action) "), "no entry for \(action)")
+            #expect(help.contains("gallery edit Trip.gallery \(action)"), "no example of \(action)")
+        }
+        // Every action the command takes, by its own refusal of an unknown one.
+        let refusal = try Command.gallery(["edit", "Trip.gallery", "frobnicate"], in: folder.url).errorOutput
+        let listed = try #require(refusal.range(of: "expected one of: ")).upperBound
+        let actions = refusal[listed...].prefix { $0 != "\n" && $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(Set(actions) == Set(Self.commands.filter({ $0.count == 3 }).map({ $0[2] })), "\(refusal)")
+    }
+
     /// The check above finds what it looks for: the help before this fix doubled `serve`'s.
     @Test func findsADoubledDefault() {
         let doubled = """

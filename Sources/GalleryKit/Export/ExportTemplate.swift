@@ -9,15 +9,11 @@ struct ExportTemplate {
     let name: String
     let text: String
 
-    /// Loads `Templates/<name>` from GalleryKit's resources.
-    /// - Throws: `.fileNotFound` if the resources are not installed beside the program.
-    init(named name: String) throws {
-        let url = try Self.folder().appendingPathComponent(name)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw GalleryError(.fileNotFound, url: url, "GalleryKit's export template is missing; reinstall gallery with its resources")
-        }
+    /// The template `Templates/<name>`.
+    /// - Throws: `.fileNotFound` if GalleryKit has no such template.
+    init(named name: String) throws(GalleryError) {
         self.name = name
-        text = String(decoding: data, as: UTF8.self)
+        text = String(decoding: try Self.data(named: name), as: UTF8.self)
     }
 
     /// The template with every placeholder replaced by its value.
@@ -40,34 +36,28 @@ struct ExportTemplate {
         return output
     }
 
-    /// The bytes of a resource copied as it is (a style sheet, a script).
+    /// The bytes of `Templates/<name>`, a template or a resource copied as it is (a style sheet,
+    /// a script).
+    /// - Throws: `.fileNotFound` if GalleryKit has no such file.
     static func data(named name: String) throws(GalleryError) -> Data {
-        let url = try folder().appendingPathComponent(name)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw GalleryError(.fileNotFound, url: url, "GalleryKit's export resource is missing; reinstall gallery with its resources")
+        guard let bytes = embedded[name] else {
+            throw GalleryError(.fileNotFound, path: name, "GalleryKit has no such export template")
         }
-        return data
+        return Data(bytes)
     }
 
-    /// Where the templates are: SwiftPM's resource bundle beside the program (or the test
-    /// runner). Looked up here rather than through `Bundle.module`, whose accessor stops the
-    /// process when the bundle is missing — a missing resource must be an error, not a crash.
-    private static func folder() throws(GalleryError) -> URL {
-        let bundleName = "GalleryKit_GalleryKit.resources"
-        var candidates = [Bundle.main.bundleURL.appendingPathComponent(bundleName)]
-        if let resources = Bundle.main.resourceURL {
-            candidates.append(resources.appendingPathComponent("\(bundleName)/Contents/Resources"))
-        }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        candidates.append(executable.appendingPathComponent(bundleName))
-        for bundle in candidates {
-            let templates = bundle.appendingPathComponent("Templates")
-            if FileLocation.status(of: templates) != nil { return templates }
-        }
-        throw GalleryError(
-            .fileNotFound, url: candidates[candidates.count - 1],
-            "GalleryKit's export templates are missing; install them beside the gallery program")
-    }
+    /// The templates, inside the program (SwiftPM's `embedInCode` resources, `Package.swift`):
+    /// nothing is looked up beside the program, so a copy of it alone exports as the build does.
+    private static let embedded: [String: [UInt8]] = [
+        "html/index.html": PackageResources.index_html,
+        "html/item.html": PackageResources.item_html,
+        "html/failed-item.html": PackageResources.failed_item_html,
+        "html/gallery.css": PackageResources.gallery_css,
+        "html/gallery.js": PackageResources.gallery_js,
+        "html/viewer.css": PackageResources.viewer_css,
+        "html/viewer-layout.js": PackageResources.viewer_layout_js,
+        "html/viewer.js": PackageResources.viewer_js,
+    ]
 }
 
 /// Text made safe for HTML.
