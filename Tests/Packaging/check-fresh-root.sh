@@ -9,8 +9,8 @@
 # and inside it runs the README tour: create --cache from the sample images, open, edit, export
 # html / contact-sheet / cbz, browse, verify; `man gallery-export`; `gallery serve` answering a
 # request (from this machine: the root shares its network). Then it purges the package and the
-# dependencies apt brought, and checks that the root's files are those it had before the
-# install. Prints what it measured (sizes, each command's exit status, time); exits 1 on the
+# dependencies apt brought, and checks that none of the package's files is left and that the root
+# holds no file it did not hold before, outside what the dependencies' own scripts leave in /etc. Prints what it measured (sizes, each command's exit status, time); exits 1 on the
 # first failure. Needs root (chroot), mmdebstrap and python3; takes a few minutes (downloads).
 set -eu
 deb=$(realpath "$1")
@@ -32,18 +32,23 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 for mount in proc sys dev dev/pts; do mount --bind "/$mount" "$root/$mount"; done
 inside() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
-# What the root holds before: compared with what it holds after the purge.
+# What the root holds before: compared with what it holds after the purge (not /run or /tmp,
+# which a real system clears at boot, nor the package manager's own state and caches).
 snapshot() {
-    inside find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /tmp -o -path /var/cache \
+    inside find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp -o -path /var/cache \
         -o -path /var/lib/apt -o -path /var/lib/dpkg -o -path /var/log -o -path /root \) -prune -o -print | sort
 }
 snapshot > "$root.before"
+inside dpkg-query -W -f='${Package}\n' | sort > "$root.packages"
 
 cp "$deb" "$root/tmp/"
 name=$(basename "$deb")
-inside apt-get install -y -q "/tmp/$name" > "$root.install.log" 2>&1 || { tail -20 "$root.install.log"; fail "apt-get install ./$name failed"; }
+# mmdebstrap leaves no package lists in the root: as on a fresh machine, apt reads them first.
+inside apt-get update -q > "$root.install.log" 2>&1 || { tail -5 "$root.install.log"; fail "apt-get update failed"; }
+inside apt-get install -y -q "/tmp/$name" >> "$root.install.log" 2>&1 || { tail -20 "$root.install.log"; fail "apt-get install ./$name failed"; }
 brought=$(grep -c '^Setting up ' "$root.install.log" || true)
 echo "package: $name, $(du -k "$deb" | cut -f1) KiB; installed size $(inside dpkg-query -W -f='${Installed-Size}' gallery) KiB; apt set up $brought packages (gallery and its dependencies)"
+[ "$(inside dpkg-query -W -f='${Version}' gallery)" = "$(inside gallery --version)" ] || fail "gallery --version is not the package's version"
 
 mkdir -p "$root/tmp/tour"
 cp Specs/Examples/images/* "$root/tmp/tour/"
@@ -76,8 +81,9 @@ step "the zsh completion is the program's" "gallery --generate-completion-script
 step "the fish completion is the program's" "gallery --generate-completion-script fish | cmp - /usr/share/fish/vendor_completions.d/gallery.fish"
 step "man gallery-edit lists the actions" "man gallery-edit | grep -q 'gallery edit Trip.gallery swap'"
 
-# serve: started inside the root, asked from here.
-inside sh -c 'cd /tmp/tour && exec gallery serve .' > "$root.serve.log" 2>&1 &
+# serve: started inside the root (its process id written down: the shell that starts it in the
+# background is not it), asked from here.
+inside sh -c 'cd /tmp/tour && echo $$ > /tmp/serve.pid && exec gallery serve .' > "$root.serve.log" 2>&1 &
 server=$!
 answer=$(python3 - "$root.serve.log" <<'PY'
 import re, sys, time, urllib.request, http.cookiejar
@@ -90,16 +96,33 @@ opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.coo
 with opener.open(match.group(1), timeout=10) as page:
     print(page.status, page.headers["Content-Type"], len(page.read()), "bytes")
 PY
-) || { kill "$server"; fail "gallery serve did not answer: $(cat "$root.serve.log")"; }
-kill -INT "$server"; wait "$server" 2>/dev/null || true
-echo "  ok: gallery serve answered the browser page: $answer"
+) || { kill -TERM "$(cat "$root/tmp/serve.pid")"; fail "gallery serve did not answer: $(cat "$root.serve.log")"; }
+kill -TERM "$(cat "$root/tmp/serve.pid")"
+wait "$server" || fail "gallery serve did not stop on SIGTERM: $(cat "$root.serve.log")"
+echo "  ok: gallery serve answered the browser page: $answer; stopped on SIGTERM"
 
+# The purge: gallery's files are gone, and so is every file the install added but what the
+# dependencies' own scripts leave in /etc (ca-certificates' configuration, a shadow backup).
+inside dpkg-query -L gallery > "$root.files"
 inside apt-get purge -y -q --autoremove gallery > "$root.purge.log" 2>&1 || fail "apt-get purge gallery failed"
-rm -rf "$root/tmp/tour" "$root/tmp/$name"
-snapshot > "$root.after"
-if ! diff -u "$root.before" "$root.after" > "$root.diff"; then
-    head -20 "$root.diff"
-    fail "the purge left files behind (or took some away)"
+# What apt brought and autoremove keeps (packages that others it brought recommend) goes too.
+inside dpkg-query -W -f='${Package}\n' | sort | comm -13 "$root.packages" - > "$root.kept"
+if [ -s "$root.kept" ]; then
+    # shellcheck disable=SC2046
+    inside apt-get purge -y -q $(cat "$root.kept") >> "$root.purge.log" 2>&1 || fail "apt-get purge of what apt brought failed"
 fi
-echo "purged gallery and the $(grep -c '^Removing ' "$root.purge.log" || true) packages apt removed: the root holds the same files as before the install"
+rm -rf "$root/tmp/tour" "$root/tmp/$name" "$root/tmp/serve.pid"
+inside dpkg-query -W gallery > /dev/null 2>&1 && fail "dpkg still knows gallery after the purge"
+while read -r path; do
+    if [ -e "$root$path" ] && ! [ -d "$root$path" ]; then fail "the purge left $path"; fi
+done < "$root.files"
+snapshot > "$root.after"
+comm -23 "$root.before" "$root.after" > "$root.taken"
+comm -13 "$root.before" "$root.after" > "$root.left"
+[ -s "$root.taken" ] && fail "the install and purge took away $(head -3 "$root.taken" | tr '\n' ' ')"
+grep -v '^/etc/' "$root.left" > "$root.stray" || true
+grep gallery "$root.left" >> "$root.stray" || true
+[ -s "$root.stray" ] && fail "the purge left $(sort -u "$root.stray" | head -5 | tr '\n' ' ')"
+echo "purged gallery and the $(grep -c '^Removing ' "$root.purge.log" || true) packages apt brought ($(wc -l < "$root.kept") kept by autoremove): none of gallery's $(wc -l < "$root.files") paths is left," \
+    "nothing outside /etc is; the dependencies' scripts left $(wc -l < "$root.left") paths in /etc: $(tr '\n' ' ' < "$root.left")"
 echo "check-fresh-root: OK in $(( $(date +%s) - started )) s"
