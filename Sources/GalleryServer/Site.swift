@@ -28,7 +28,8 @@ struct Site: Sendable {
         }
         // The image viewer is the HTML export's (one viewer for both), from GalleryKit.
         for name in ViewerAssets.names {
-            files[name] = File(bytes: ByteBuffer(bytes: try ViewerAssets.data(named: name)), contentType: name.hasSuffix(".css") ? css : script)
+            files[name] = File(
+                bytes: ByteBuffer(bytes: try ViewerAssets.data(named: name)), contentType: name.hasSuffix(".css") ? css : script)
         }
         self.files = files
     }

@@ -54,7 +54,9 @@ import Testing
         // Every action the command takes, by its own refusal of an unknown one.
         let refusal = try Command.gallery(["edit", "Trip.gallery", "frobnicate"], in: folder.url).errorOutput
         let listed = try #require(refusal.range(of: "expected one of: ")).upperBound
-        let actions = refusal[listed...].prefix { $0 != "\n" && $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let actions = refusal[listed...].prefix { $0 != "\n" && $0 != ")" }.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         #expect(Set(actions) == Set(Self.commands.filter({ $0.count == 3 }).map({ $0[2] })), "\(refusal)")
     }
 

@@ -11,7 +11,7 @@ public enum ViewerAssets {
     public static let names = ["viewer.css", "viewer-layout.js", "viewer.js"]
 
     /// The bytes of the viewer's file `name` (one of `names`).
-    /// - Throws: `.fileNotFound` if GalleryKit's resources are not installed with the program.
+    /// - Throws: `.fileNotFound` if `name` is not one of `names`.
     public static func data(named name: String) throws(GalleryError) -> Data {
         guard names.contains(name) else {
             throw GalleryError(.fileNotFound, path: name, "not one of the viewer's files (\(names.joined(separator: ", ")))")
