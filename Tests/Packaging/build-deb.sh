@@ -1,11 +1,11 @@
 #!/bin/sh
 # Builds the Debian package of gallery from this checkout, then checks it with lintian:
 #
-#   Tests/Packaging/build-deb.sh [--debug] [OUTDIR]
+#   Tests/Packaging/build-deb.sh [OUTDIR]
 #
-# writes OUTDIR/gallery_<version>_<arch>.deb (default OUTDIR: .build/debian). --debug packages the
-# debug build instead of the release one (CI: the same package and lintian check, without a
-# second build of everything in release).
+# writes OUTDIR/gallery_<version>_<arch>.deb (default OUTDIR: .build/debian). (The package is
+# always the release build: a debug build does not link with --static-swift-stdlib, its static
+# Foundation's archives are not searched again for what later objects need.)
 #
 # What goes in, all made from this checkout so that nothing drifts:
 #   /usr/bin/gallery            the release program, the Swift runtime and Foundation linked in
@@ -26,8 +26,6 @@
 # Needs swift, dpkg-dev (dpkg-deb, dpkg-shlibdeps), lintian and gzip; .ci/install installs them.
 set -eu
 cd "$(dirname "$0")/../.."
-configuration=release
-if [ "${1:-}" = "--debug" ]; then configuration=debug; shift; fi
 out=$(realpath -m "${1:-.build/debian}")
 mkdir -p "$out"
 
@@ -36,8 +34,8 @@ mkdir -p "$out"
 # static runtime.
 swift package generate-manual --multi-page --configuration debug --authors "The GalleryKit authors" >/dev/null
 manuals=.build/plugins/GenerateManual/outputs/gallery
-swift build -c "$configuration" --static-swift-stdlib --product gallery
-program=.build/$configuration/gallery
+swift build -c release --static-swift-stdlib --product gallery
+program=.build/release/gallery
 version=$("$program" --version)
 arch=$(dpkg --print-architecture)
 
