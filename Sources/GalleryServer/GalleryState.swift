@@ -120,8 +120,7 @@ extension GalleryState {
                     error: image.error,
                     alt: alt, width: image.width, height: image.height, hasThumbnail: image.thumbnail != nil,
                     isCached: image.isCached, isPlaceholder: false, ratio: ratios[ratios.count - 1],
-                    stripWidth: image.hasFailed
-                        ? PageStyle.filmstripCell : PageStyle.filmstripWidth(ofImageWithAspectRatio: image.aspectRatio)
+                    stripWidth: PageStyle.filmstripWidth(ofImageWithAspectRatio: ratios[ratios.count - 1])
                 ))
         }
         atEnd.forEach(add)

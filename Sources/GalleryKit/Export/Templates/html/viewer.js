@@ -85,8 +85,9 @@
     let current = -1;  // index of the item shown, -1 while closed
     let shown = null;  // the item whose image the large page shows (or tries to)
 
-    // The key that names an item across update(): its id, or its place if it has none.
-    function keyOf(index) { const item = items[index]; return item.id !== undefined ? item.id : index; }
+    // The key that names an item across update(): its id, or its place (in `list`, by default
+    // the items shown) if it has none.
+    function keyOf(index, list) { const item = (list || items)[index]; return item.id !== undefined ? item.id : index; }
 
     // The bar's buttons: the caller's actions, shown for the items they apply to.
     const actions = (options.actions || []).map(function (action) {
@@ -383,14 +384,12 @@
     function update(nextItems) {
       if (leaving) { pendingItems = nextItems; return; }
       const key = current >= 0 ? keyOf(current) : null;
-      const before = current >= 0 ? items[current] : null;
       items = nextItems;
       if (current < 0) return;
       if (items.length === 0) { viewer.close(); return; }
       let at = items.findIndex(function (item, index) { return keyOf(index) === key; });
       if (at < 0) at = Math.min(current, items.length - 1);
-      const changed = !sameItem(before, items[at]);
-      if (changed) shown = null;
+      // show() asks showLarge(), which keeps the large image only if it is the same one, loaded.
       if (at !== current) {
         // It changed places: the strip jumps with it rather than travel through other images.
         cancelAnimationFrame(stripAnimation);
@@ -399,10 +398,6 @@
       }
       drawStrip(true);
       show(at, true, true);
-    }
-
-    function sameItem(a, b) {
-      return a && b && a.image === b.image && a.thumbnail === b.thumbnail && a.error === b.error && a.waiting === b.waiting;
     }
 
     viewer.addEventListener('close', function () {
@@ -461,14 +456,14 @@
         thumbs.delete(gone);
         // The caller's items if they came meanwhile, else these; without the one deleted either way
         // (the caller's may be from before its removal).
-        items = (pendingItems || items).filter(function (item, at) { return (item.id !== undefined ? item.id : at) !== gone; });
+        const rest = pendingItems || items;
+        items = rest.filter(function (item, at) { return keyOf(at, rest) !== gone; });
         pendingItems = null;
         if (items.length === 0) { viewer.close(); return; }
         const side = index < items.length ? 1 : -1;
         const target = Math.min(index, items.length - 1);
         stripStart = stripEnd = -1;  // redrawn: the window's indices changed
         current = target;
-        shown = null;
         stripPosition = target;
         // The thumbnails glide to their new places; the new page comes from where it stood,
         // beside the one that left.
