@@ -162,10 +162,12 @@ extension DocumentIndex {
 
     /// Stores what was read of each file (a new row, or the file's row updated), removes the
     /// rows of documents that no longer exist, and brings the full-text index in step.
+    /// - Parameter read: the documents of a range of `files`, asked for in order, a chunk at a
+    ///   time, so that they can be read while the previous chunk is stored.
     /// - Returns: the row ids of the stored documents, in order.
     /// - Complexity: O(documents + gone) runs of four prepared statements.
     static func update(
-        _ documents: [(file: ListedFile, document: IndexedDocument)], removing gone: [Data], _ db: Database
+        _ files: [ListedFile], removing gone: [Data], _ db: Database, read: (Range<Int>) -> [IndexedDocument]
     ) throws -> [Int64] {
         let text = "searchName, searchTitle, searchCaptions, searchURLs"
         // An external-content FTS5 table forgets a row only when told the text it indexed, so
@@ -178,7 +180,7 @@ extension DocumentIndex {
             INSERT INTO documentText (documentText, rowid, \(text))
             SELECT 'delete', id, \(text) FROM document WHERE path = ?
             """, in: db)
-        for path in documents.map(\.file.path) + gone.map(Array.init) {
+        for path in files.map(\.path) + gone.map(Array.init) {
             forget.bind(path)
             try forget.run()
         }
@@ -197,54 +199,62 @@ extension DocumentIndex {
         // Not `RETURNING id`, which doubled the time of this loop: a new row's id is the last
         // inserted one, and a row updated in place is looked up.
         var lookUp = try DirectStatement("SELECT id FROM document WHERE path = ?", in: db)
-        var ids: [Int64] = []
-        ids.reserveCapacity(documents.count)
-        for (file, document) in documents {
-            let summary = document.summary, stamp = document.stamp, text = document.text
-            store.bind(file.path)
-            store.bind(Int64(bitPattern: stamp.device))
-            store.bind(Int64(bitPattern: stamp.inode))
-            store.bind(stamp.size)
-            store.bind(stamp.modifiedNanoseconds)
-            store.bind(stamp.changedNanoseconds)
-            store.bind(document.isSettled)
-            store.bind(summary.name)
-            store.bind(summary.title)
-            store.bind(summary.imageCount)
-            store.bind(summary.cachedImageCount)
-            store.bind(summary.created?.timeIntervalSinceReferenceDate)
-            store.bind(summary.modified?.timeIntervalSinceReferenceDate)
-            store.bind(summary.error?.code.description)
-            store.bind(summary.error?.path)
-            store.bind(summary.error?.reason)
-            store.bind(text.name)
-            store.bind(text.title)
-            store.bind(text.captions)
-            store.bind(text.urls)
-            store.bind(text.substringText)
-            store.bind(ListingScope.parent(of: file.path))
-            let lastInserted = db.lastInsertedRowID
-            try store.run()
-            if db.lastInsertedRowID != lastInserted {
-                ids.append(db.lastInsertedRowID)
-            } else {
-                lookUp.bind(file.path)
-                guard let id = try lookUp.run() else { throw IndexUnusable(reason: "no row for a stored document") }
-                ids.append(id)
-            }
-        }
         var index = try DirectStatement("INSERT INTO documentText (rowid, \(text)) VALUES (?, ?, ?, ?, ?)", in: db)
-        for (id, (_, document)) in zip(ids, documents) {
-            let text = document.text
-            index.bind(id)
-            index.bind(text.name)
-            index.bind(text.title)
-            index.bind(text.captions)
-            index.bind(text.urls)
-            try index.run()
+        var ids: [Int64] = []
+        ids.reserveCapacity(files.count)
+        // Statements on `document` between the full-text inserts do not make it flush.
+        for start in stride(from: 0, to: files.count, by: updateChunkSize) {
+            let range = start..<min(start + updateChunkSize, files.count)
+            let documents = read(range)
+            for (file, document) in zip(files[range], documents) {
+                let summary = document.summary, stamp = document.stamp, text = document.text
+                store.bind(file.path)
+                store.bind(Int64(bitPattern: stamp.device))
+                store.bind(Int64(bitPattern: stamp.inode))
+                store.bind(stamp.size)
+                store.bind(stamp.modifiedNanoseconds)
+                store.bind(stamp.changedNanoseconds)
+                store.bind(document.isSettled)
+                store.bind(summary.name)
+                store.bind(summary.title)
+                store.bind(summary.imageCount)
+                store.bind(summary.cachedImageCount)
+                store.bind(summary.created?.timeIntervalSinceReferenceDate)
+                store.bind(summary.modified?.timeIntervalSinceReferenceDate)
+                store.bind(summary.error?.code.description)
+                store.bind(summary.error?.path)
+                store.bind(summary.error?.reason)
+                store.bind(text.name)
+                store.bind(text.title)
+                store.bind(text.captions)
+                store.bind(text.urls)
+                store.bind(text.substringText)
+                store.bind(ListingScope.parent(of: file.path))
+                let lastInserted = db.lastInsertedRowID
+                try store.run()
+                let id: Int64
+                if db.lastInsertedRowID != lastInserted {
+                    id = db.lastInsertedRowID
+                } else {
+                    lookUp.bind(file.path)
+                    guard let found = try lookUp.run() else { throw IndexUnusable(reason: "no row for a stored document") }
+                    id = found
+                }
+                ids.append(id)
+                index.bind(id)
+                index.bind(text.name)
+                index.bind(text.title)
+                index.bind(text.captions)
+                index.bind(text.urls)
+                try index.run()
+            }
         }
         return ids
     }
+
+    /// How many documents `update` asks for at a time: small enough that storing starts soon
+    /// after reading does, large enough that waiting for them costs nothing.
+    private static let updateChunkSize = 64
 }
 
 /// One row of the index: a document as it was when its file had `stamp`.
@@ -288,7 +298,7 @@ struct IndexRow {
         summary.error = error
         return IndexedDocument(
             stamp: stamp, isSettled: isSettled, summary: summary,
-            text: SearchableText(folded: "", title: "", captions: "", urls: "", substringText: "")
+            text: .empty
         )
     }
 }

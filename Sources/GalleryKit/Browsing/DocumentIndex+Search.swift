@@ -148,13 +148,20 @@ struct SearchableText: Sendable, Equatable {
 
     /// The folded text of a document with these fields.
     init(name: String, title: String = "", captions: [String] = [], urls: [String] = []) {
-        let captions = captions.joined(separator: "\n"), urls = urls.joined(separator: "\n")
-        self.name = DocumentSearch.foldedForPrefixes(name)
-        self.title = DocumentSearch.foldedForPrefixes(title)
-        self.captions = DocumentSearch.foldedForPrefixes(captions)
-        self.urls = DocumentSearch.foldedForPrefixes(urls)
-        substringText = [name, title, captions, urls].map(DocumentSearch.foldedForSubstrings).joined(separator: "\n")
+        let fields = [name, title, captions.joined(separator: "\n"), urls.joined(separator: "\n")]
+        let folded = fields.map(DocumentSearch.foldedForPrefixes)
+        self.name = folded[0]
+        self.title = folded[1]
+        self.captions = folded[2]
+        self.urls = folded[3]
+        // ASCII text folds the same way for both (lowercased): folded once.
+        substringText = zip(fields, folded).map { field, folded in
+            field.utf8.allSatisfy { $0 < 0x80 } ? folded : DocumentSearch.foldedForSubstrings(field)
+        }.joined(separator: "\n")
     }
+
+    /// No text: what a listing keeps of a document once the index has its text.
+    static let empty = SearchableText(folded: "", title: "", captions: "", urls: "", substringText: "")
 
     /// Text folded already (as the index stores it).
     init(folded name: String, title: String, captions: String, urls: String, substringText: String) {

@@ -1,5 +1,7 @@
+internal import CSQLiteShim
 import Foundation
 internal import GRDB
+internal import GRDBSQLite
 
 /// A persistent index of listed documents, so that a listing reads only the documents that
 /// changed since the last one and a search asks SQLite's full-text search instead of reading
@@ -99,7 +101,8 @@ public struct DocumentIndex: Sendable, Equatable {
             guard let known = stamps[file.pathData] else { return true }
             return known.0 != file.stamp || !known.isSettled
         }
-        let read = Dictionary(uniqueKeysWithValues: zip(stale, reader.documents(at: stale)))
+        // Read in the background while the index stores what was read, chunk by chunk.
+        reader.startReading(stale)
         let present = Set(files.map(\.pathData))
         let gone = stamps.keys.filter { !present.contains($0) }
 
@@ -107,10 +110,16 @@ public struct DocumentIndex: Sendable, Equatable {
         // that the full-text search decides for every document); in memory if it is busy.
         var freshMatches: Set<Data>?
         var isIndexed = true
-        if !read.isEmpty || !gone.isEmpty {
+        if !stale.isEmpty || !gone.isEmpty {
             do {
                 freshMatches = try database.write { db in
-                    let ids = try Self.update(stale.map { (file: files[$0], document: read[$0]!) }, removing: gone, db)
+                    let ids = try Self.update(stale.map { files[$0] }, removing: gone, db) { range in
+                        let positions = Array(stale[range])
+                        let documents = reader.documents(at: positions)
+                        // A listing that shows every document needs only their summaries now.
+                        if !isFiltering { reader.keepOnlySummaries(at: positions) }
+                        return documents
+                    }
                     SavePoint.indexRowsWritten.reached()
                     return try isFiltering ? Self.paths(ofRows: ids, matching: search!, db) : nil
                 }
@@ -118,13 +127,17 @@ public struct DocumentIndex: Sendable, Equatable {
                 // Another listing is writing for longer than the timeout: leave the index to
                 // the next listing.
                 isIndexed = false
-                freshMatches = isFiltering ? Set(stale.filter { search!.matches(read[$0]!.text) }.map { files[$0].pathData }) : nil
+                freshMatches =
+                    isFiltering
+                    ? Set(zip(stale, reader.documents(at: stale)).filter { search!.matches($1.text) }.map { files[$0.0].pathData }) : nil
             }
         }
+        var isStale = [Bool](repeating: false, count: files.count)
+        for position in stale { isStale[position] = true }
         var documents: [DocumentSummary] = []
         for (position, file) in files.enumerated() {
-            if let document = read[position] {
-                if freshMatches?.contains(file.pathData) ?? true { documents.append(document.summary) }
+            if isStale[position], let summary = reader.summary(at: position) {
+                if freshMatches?.contains(file.pathData) ?? true { documents.append(summary) }
             } else if let row = shown[file.pathData] {
                 documents.append(row.document(at: file.url).summary)
             }
@@ -141,7 +154,14 @@ public struct DocumentIndex: Sendable, Equatable {
         // than with `journalMode = .wal`, which also writes to the database at every opening
         // when the log is empty (as it is once the last connection closed): a write that
         // would wait for any other listing's.
+        //
+        // The log and its shared-memory file are kept when the last connection closes, and
+        // closing does not checkpoint: a listing that wrote nothing creates and deletes no
+        // files, and one that wrote does not wait for two `fdatasync`s (4 ms of a first listing
+        // of 2,000 documents); a later commit's automatic checkpoint copies the log instead.
         configuration.prepareDatabase { db in
+            let status = gallerykit_sqlite_keep_write_ahead_log(UnsafeMutableRawPointer(db.sqliteConnection))
+            guard status == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: status)) }
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY")
         }
         configuration.busyMode = .timeout(busyTimeout)

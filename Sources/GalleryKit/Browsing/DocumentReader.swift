@@ -1,0 +1,178 @@
+import Foundation
+
+/// Reads the documents of one listing on all cores, each at most once: a listing that gives up
+/// on the index half way reuses what was read.
+///
+/// Reading can start in the background (`startReading`) while the caller takes the documents
+/// in order as they come (`documents(at:)`), so that the index stores the first documents while
+/// the next are read; a document not yet taken by a worker when it is asked for is read by the
+/// caller itself.
+final class DocumentReader: @unchecked Sendable {
+    private let files: [ListedFile]
+    private let limits: BundleLimits
+    private let settledBefore: Int64
+    /// Guards `slots`, `queued` and `nextQueued`; broadcast whenever a document has been read.
+    private let condition = NSCondition()
+    private var slots: [Slot]
+    /// The positions the background workers read, in order, and the next one to take.
+    private var queued: [Int] = []
+    private var nextQueued = 0
+
+    private enum Slot {
+        case unread
+        case reading
+        case read(IndexedDocument)
+        /// Read, and its text let go once the index has it: kept is what a listing shows.
+        case summarized(IndexedDocument)
+    }
+
+    /// - Parameter settledBefore: a document whose file was last written before this time
+    ///   (in nanoseconds since 1970) is settled (`FileStamp.isSettled(before:)`).
+    init(files: [ListedFile], limits: BundleLimits, settledBefore: Int64) {
+        self.files = files
+        self.limits = limits
+        self.settledBefore = settledBefore
+        slots = Array(repeating: .unread, count: files.count)
+    }
+
+    /// How many documents were read from their files.
+    var readCount: Int {
+        condition.withLock {
+            slots.count { slot in
+                switch slot {
+                case .read, .summarized: true
+                case .unread, .reading: false
+                }
+            }
+        }
+    }
+
+    /// Starts reading the documents at these positions of the listing, in this order, on every
+    /// core, in the background.
+    func startReading(_ positions: [Int]) {
+        condition.withLock {
+            queued = positions
+            nextQueued = 0
+        }
+        for _ in 0..<min(ProcessorCount.active, positions.count) {
+            DispatchQueue.global().async { self.readQueued() }
+        }
+    }
+
+    /// The documents at these positions of the listing, with their text, read now unless read
+    /// already (a document whose text was let go is read again).
+    func documents(at positions: [Int]) -> [IndexedDocument] {
+        // What nobody reads yet is read here, on every core; then what workers read is awaited.
+        DispatchQueue.concurrentPerform(iterations: positions.count) { index in
+            let position = positions[index]
+            if take(position) { finish(read(files[position]), at: position) }
+        }
+        return positions.map(document(at:))
+    }
+
+    /// The summary of the document at `position`, if it was read.
+    func summary(at position: Int) -> DocumentSummary? {
+        condition.withLock {
+            switch slots[position] {
+            case .read(let document), .summarized(let document): document.summary
+            case .unread, .reading: nil
+            }
+        }
+    }
+
+    /// Lets go of the text of the documents at these positions, keeping their summaries: once
+    /// the index holds it, a listing that shows every document needs nothing else (and a
+    /// listing of 20,000 documents would otherwise hold all of their text).
+    func keepOnlySummaries(at positions: [Int]) {
+        condition.withLock {
+            for position in positions {
+                guard case .read(var document) = slots[position] else { continue }
+                document.text = .empty
+                slots[position] = .summarized(document)
+            }
+        }
+    }
+
+    private func readQueued() {
+        while let position = takeQueued() {
+            finish(read(files[position]), at: position)
+        }
+    }
+
+    /// The next queued position that nobody reads yet, marked as being read.
+    private func takeQueued() -> Int? {
+        condition.withLock {
+            while nextQueued < queued.count {
+                let position = queued[nextQueued]
+                nextQueued += 1
+                if takeLocked(position) { return position }
+            }
+            return nil
+        }
+    }
+
+    /// Marks the document at `position` as being read, if nobody has read it or reads it: `true`
+    /// if the caller is to read it.
+    private func take(_ position: Int) -> Bool {
+        condition.withLock { takeLocked(position) }
+    }
+
+    private func takeLocked(_ position: Int) -> Bool {
+        switch slots[position] {
+        case .unread, .summarized:
+            slots[position] = .reading
+            return true
+        case .reading, .read:
+            return false
+        }
+    }
+
+    private func finish(_ document: IndexedDocument, at position: Int) {
+        condition.withLock {
+            slots[position] = .read(document)
+            condition.broadcast()
+        }
+    }
+
+    private func document(at position: Int) -> IndexedDocument {
+        condition.lock()
+        while true {
+            switch slots[position] {
+            case .read(let document):
+                condition.unlock()
+                return document
+            case .reading:
+                condition.wait()
+            case .unread, .summarized:
+                _ = takeLocked(position)
+                condition.unlock()
+                let document = read(files[position])
+                finish(document, at: position)
+                return document
+            }
+        }
+    }
+
+    private func read(_ file: ListedFile) -> IndexedDocument {
+        let name = file.name
+        var summary = DocumentSummary(url: file.url, name: name, bytes: file.stamp.size)
+        let text: SearchableText
+        do {
+            let gallery = try BundleReader.summary(of: file.url, limits: limits)
+            summary.title = gallery.title
+            summary.imageCount = gallery.images.count
+            summary.cachedImageCount = gallery.images.count { $0.isCached }
+            summary.modified = gallery.modified
+            summary.created = gallery.created
+            text = SearchableText(
+                name: name, title: gallery.title, captions: gallery.images.compactMap(\.caption),
+                urls: gallery.images.map(\.url.absoluteString)
+            )
+        } catch {
+            summary.error = (error as? GalleryError)?.about(file.url) ?? GalleryError(.ioFailure, url: file.url, "\(error)")
+            // A damaged document is found by its name only.
+            text = SearchableText(name: name)
+        }
+        return IndexedDocument(stamp: file.stamp, isSettled: file.stamp.isSettled(before: settledBefore), summary: summary, text: text)
+    }
+}
