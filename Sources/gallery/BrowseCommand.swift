@@ -56,12 +56,7 @@ struct BrowseCommand: ParsableCommand {
         guard !documents.isEmpty else { return Output.writeToStandardOutput("[\n\n]\n".utf8) }
         var json: [UInt8] = []
         json.reserveCapacity(1 << 16 + 1024)
-        func key(_ name: String) {
-            if json.last != UInt8(ascii: "\n") { json.append(contentsOf: ",\n".utf8) }
-            json.append(contentsOf: "    \"".utf8)
-            json.append(contentsOf: name.utf8)
-            json.append(contentsOf: "\" : ".utf8)
-        }
+        func key(_ bytes: [UInt8]) { json.append(contentsOf: bytes) }
         func null() { json.append(contentsOf: "null".utf8) }
         func number(_ value: Int64?) {
             if let value { json.append(contentsOf: String(value).utf8) } else { null() }
@@ -74,33 +69,33 @@ struct BrowseCommand: ParsableCommand {
         }
         json.append(contentsOf: "[\n".utf8)
         for (position, summary) in documents.enumerated() {
-            json.append(contentsOf: "  {\n".utf8)
-            key("bytes")
+            json.append(contentsOf: JSONKey.objectStart)
+            key(JSONKey.bytes)
             number(summary.bytes)
-            key("cached")
+            key(JSONKey.cached)
             number(summary.cachedImageCount.map(Int64.init))
-            key("created")
+            key(JSONKey.created)
             date(summary.created)
-            key("error")
+            key(JSONKey.error)
             text(summary.error?.reason)
-            key("images")
+            key(JSONKey.images)
             number(summary.imageCount.map(Int64.init))
-            key("modified")
+            key(JSONKey.modified)
             date(summary.modified)
-            key("name")
+            key(JSONKey.name)
             text(summary.name)
             let path = summary.url.pathForDisplay
-            key("path")
+            key(JSONKey.path)
             text(path)
             // Only an escaped path has a backslash in its display form: the bytes are read again
             // for those alone, not for every row.
             if path.utf8.contains(UInt8(ascii: "\\")), !summary.url.hasUTF8Path {
-                key("fileURL")
+                key(JSONKey.fileURL)
                 text(summary.url.absoluteString)
             }
-            key("title")
+            key(JSONKey.title)
             text(summary.title)
-            json.append(contentsOf: (position == documents.count - 1 ? "\n  }\n" : "\n  },\n").utf8)
+            json.append(contentsOf: position == documents.count - 1 ? JSONKey.lastObjectEnd : JSONKey.objectEnd)
             if json.count >= 1 << 16 {
                 Output.writeToStandardOutput(json)
                 json.removeAll(keepingCapacity: true)
@@ -140,3 +135,24 @@ struct BrowseCommand: ParsableCommand {
 }
 
 extension DocumentSummary.SortKey: ExpressibleByArgument {}
+
+/// The bytes around each value of `BrowseCommand.writeJSON`'s objects, made once: the first key
+/// begins its line, the others end the previous value's (appending them took a third of
+/// writing 2,000 documents when each was made from its name).
+private enum JSONKey {
+    static let objectStart = Array("  {\n".utf8)
+    static let objectEnd = Array("\n  },\n".utf8)
+    static let lastObjectEnd = Array("\n  }\n".utf8)
+    static let bytes = Array("    \"bytes\" : ".utf8)
+    static let cached = following("cached")
+    static let created = following("created")
+    static let error = following("error")
+    static let images = following("images")
+    static let modified = following("modified")
+    static let name = following("name")
+    static let path = following("path")
+    static let fileURL = following("fileURL")
+    static let title = following("title")
+
+    private static func following(_ name: String) -> [UInt8] { Array(",\n    \"\(name)\" : ".utf8) }
+}

@@ -96,9 +96,12 @@ extension DocumentIndex {
     /// The columns of `SearchableText`, in order.
     private static let textColumns = "path, searchName, searchTitle, searchCaptions, searchURLs, searchText"
 
-    /// The rows of the documents in `scope` that `search` matches (all of them without one), by path.
+    /// The rows of the documents in `scope` that `search` matches (all of them without one), by
+    /// path; `expectedCount` is about how many there will be (the documents listed).
     /// - Complexity: O(rows in scope), a range of an index, plus the full-text query.
-    static func documents(in scope: ListingScope, matching search: DocumentSearch?, _ db: Database) throws -> [Data: IndexRow] {
+    static func documents(
+        in scope: ListingScope, matching search: DocumentSearch?, expecting expectedCount: Int, _ db: Database
+    ) throws -> [Data: IndexRow] {
         let condition = scope.condition
         var sql = "SELECT \(columns) FROM document WHERE \(condition.sql)"
         var arguments = condition.arguments
@@ -110,18 +113,21 @@ extension DocumentIndex {
         let statement = try DirectStatement(sql, in: db)
         try statement.bind(arguments)
         var documents: [Data: IndexRow] = [:]
+        documents.reserveCapacity(expectedCount)
         try statement.forEachRow { row in
             documents[try row.blob(0)] = try IndexRow(row)
         }
         return documents
     }
 
-    /// The stamp of each document in `scope`, by path.
-    static func stamps(in scope: ListingScope, _ db: Database) throws -> [Data: (FileStamp, isSettled: Bool)] {
+    /// The stamp of each document in `scope`, by path; `expectedCount` is about how many.
+    static func stamps(in scope: ListingScope, expecting expectedCount: Int, _ db: Database) throws -> [Data: (FileStamp, isSettled: Bool)]
+    {
         let condition = scope.condition
         let statement = try DirectStatement("SELECT \(stampColumns) FROM document WHERE \(condition.sql)", in: db)
         try statement.bind(condition.arguments)
         var stamps: [Data: (FileStamp, isSettled: Bool)] = [:]
+        stamps.reserveCapacity(expectedCount)
         try statement.forEachRow { row in
             stamps[try row.blob(0)] = (try FileStamp(row), try row.required(row.integer(6), 6) != 0)
         }

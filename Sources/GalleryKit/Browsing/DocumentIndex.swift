@@ -92,19 +92,26 @@ public struct DocumentIndex: Sendable, Equatable {
         // listing shows (all of them, or those the search matches: only those are decoded).
         let isFiltering = search.map { !$0.matchesEverything } ?? false
         let (stamps, shown) = try database.read { db in
-            let shown = try Self.documents(in: scope, matching: isFiltering ? search : nil, db)
-            let stamps = isFiltering ? try Self.stamps(in: scope, db) : shown.mapValues { ($0.stamp, isSettled: $0.isSettled) }
-            return (stamps, shown)
+            let shown = try Self.documents(in: scope, matching: isFiltering ? search : nil, expecting: files.count, db)
+            return (isFiltering ? try Self.stamps(in: scope, expecting: files.count, db) : nil, shown)
         }
+        // Each path's bytes as the index keys it, made once.
+        let keys = files.map(\.pathData)
+        var knownCount = 0
         let stale = files.indices.filter { position in
-            let file = files[position]
-            guard let known = stamps[file.pathData] else { return true }
-            return known.0 != file.stamp || !known.isSettled
+            let known = stamps.map { $0[keys[position]] } ?? shown[keys[position]].map { ($0.stamp, isSettled: $0.isSettled) }
+            guard let known else { return true }
+            knownCount += 1
+            return known.0 != files[position].stamp || !known.isSettled
         }
         // Read in the background while the index stores what was read, chunk by chunk.
         reader.startReading(stale)
-        let present = Set(files.map(\.pathData))
-        let gone = stamps.keys.filter { !present.contains($0) }
+        // Rows of documents no longer there: none when every row in scope was matched.
+        var gone: [Data] = []
+        if knownCount < stamps?.count ?? shown.count {
+            let present = Set(keys)
+            gone = (stamps.map { Array($0.keys) } ?? Array(shown.keys)).filter { !present.contains($0) }
+        }
 
         // Whether the documents just read match, asked of the index once they are in it (so
         // that the full-text search decides for every document); in memory if it is busy.
@@ -129,7 +136,7 @@ public struct DocumentIndex: Sendable, Equatable {
                 isIndexed = false
                 freshMatches =
                     isFiltering
-                    ? Set(zip(stale, reader.documents(at: stale)).filter { search!.matches($1.text) }.map { files[$0.0].pathData }) : nil
+                    ? Set(zip(stale, reader.documents(at: stale)).filter { search!.matches($1.text) }.map { keys[$0.0] }) : nil
             }
         }
         var isStale = [Bool](repeating: false, count: files.count)
@@ -137,8 +144,8 @@ public struct DocumentIndex: Sendable, Equatable {
         var documents: [DocumentSummary] = []
         for (position, file) in files.enumerated() {
             if isStale[position], let summary = reader.summary(at: position) {
-                if freshMatches?.contains(file.pathData) ?? true { documents.append(summary) }
-            } else if let row = shown[file.pathData] {
+                if freshMatches?.contains(keys[position]) ?? true { documents.append(summary) }
+            } else if let row = shown[keys[position]] {
                 documents.append(row.document(at: file.url).summary)
             }
         }

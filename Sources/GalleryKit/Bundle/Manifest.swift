@@ -79,7 +79,12 @@ enum Manifest {
     /// - Complexity: O(n), reading only the ids (an image copied to read its id would be retained
     ///   and released: most of this check's time).
     private static func firstRepeatedID(in images: [GalleryImage]) -> Int? {
-        let workers = images.count < 4096 ? 1 : ProcessorCount.active
+        // A small gallery, every listed one, is checked here: a worker pool costs more than its ids.
+        if images.count < 4096 {
+            var seen = Set<UInt128>(minimumCapacity: images.count)
+            return images.indices.first { !seen.insert(images[$0].id.bits).inserted }
+        }
+        let workers = ProcessorCount.active
         let repeats = ResultSlots<Int?>(count: workers)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             var seen = Set<UInt128>(minimumCapacity: images.count / workers + 16)
@@ -133,6 +138,8 @@ enum Manifest {
 
     /// Spec §compatibility: any 1.x is read; 2.x and later changed something a 1.x reader would get wrong.
     static func checkVersion(_ version: String) throws {
+        // The version this writer writes, nearly every document's: no need to take it apart.
+        if version == formatVersion { return }
         let parts = version.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         // Plain decimal numbers only: "1.0", "1.12"; not "01.0", "+1.0" or "1.-1".
         func isNumber(_ part: Substring.UTF8View.SubSequence) -> Bool {
