@@ -143,8 +143,8 @@ public struct DocumentIndex: Sendable, Equatable {
         for position in stale { isStale[position] = true }
         var documents: [DocumentSummary] = []
         for (position, file) in files.enumerated() {
-            if isStale[position], let summary = reader.summary(at: position) {
-                if freshMatches?.contains(keys[position]) ?? true { documents.append(summary) }
+            if isStale[position] {
+                if freshMatches?.contains(keys[position]) ?? true { documents.append(reader.summary(at: position)) }
             } else if let row = shown[keys[position]] {
                 documents.append(row.document(at: file.url).summary)
             }

@@ -70,14 +70,15 @@ final class DocumentReader: @unchecked Sendable {
         return positions.map(document(at:))
     }
 
-    /// The summary of the document at `position`, if it was read.
-    func summary(at position: Int) -> DocumentSummary? {
-        condition.withLock {
+    /// The summary of the document at `position`, read now unless read already.
+    func summary(at position: Int) -> DocumentSummary {
+        let summary: DocumentSummary? = condition.withLock {
             switch slots[position] {
-            case .read(let document), .summarized(let document): document.summary
-            case .unread, .reading: nil
+            case .summarized(let document): document.summary
+            case .read, .unread, .reading: nil
             }
         }
+        return summary ?? document(at: position).summary
     }
 
     /// Lets go of the text of the documents at these positions, keeping their summaries: once
