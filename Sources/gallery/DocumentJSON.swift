@@ -29,27 +29,8 @@ enum DocumentJSON {
         Output.writeToStandardOutput(output[..<split.lowerBound])
         Output.writeToStandardOutput("\"images\" : [".utf8)
         let images = gallery.images
-        // Four blocks a worker, so that they end together also when a gallery fills few blocks.
-        let blocksPerRound = ProcessorCount.active * 4
-        let blockSize = max(64, min(imagesPerBlock, (images.count + blocksPerRound - 1) / blocksPerRound))
-        let blocks = (images.count + blockSize - 1) / blockSize
-        // One buffer a block of a round, kept from round to round: new ones each time were fresh
-        // pages for the kernel to fault in (a third of this time for 100,000 images).
-        var buffers = [[UInt8]](repeating: [], count: blocksPerRound)
-        for round in stride(from: 0, to: blocks, by: blocksPerRound) {
-            let count = min(blocksPerRound, blocks - round)
-            buffers.withUnsafeMutableBufferPointer { buffers in
-                nonisolated(unsafe) let buffers = buffers  // a worker touches its own block's buffer only
-                DispatchQueue.concurrentPerform(iterations: count) { block in
-                    let start = (round + block) * blockSize
-                    var output: [UInt8] = []
-                    swap(&output, &buffers[block])
-                    output.removeAll(keepingCapacity: true)
-                    append(images[start..<min(start + blockSize, images.count)], to: &output)
-                    swap(&output, &buffers[block])
-                }
-            }
-            for block in 0..<count { Output.writeToStandardOutput(buffers[block]) }
+        Output.writeInBlocks(of: images.count, maximumBlockSize: imagesPerBlock) { range, output in
+            append(images[range], to: &output)
         }
         Output.writeToStandardOutput("\n  ]".utf8)
         output.removeSubrange(..<split.upperBound)

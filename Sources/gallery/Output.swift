@@ -32,6 +32,36 @@ enum Output {
         flush()
     }
 
+    /// Writes the text of `count` items to standard output in order, made a block of at most
+    /// `maximumBlockSize` items at a time on every core by `append` (given the block's range of
+    /// items), and written a round of blocks at a time as each round is done: the text of a long
+    /// listing is never all in memory, and making it one item after another took a quarter of
+    /// `open --json` of 100,000 images.
+    static func writeInBlocks(of count: Int, maximumBlockSize: Int, _ append: @Sendable (Range<Int>, inout [UInt8]) -> Void) {
+        // Four blocks a worker, so that they end together also when the items fill few blocks.
+        let blocksPerRound = ProcessorCount.active * 4
+        let blockSize = max(64, min(maximumBlockSize, (count + blocksPerRound - 1) / blocksPerRound))
+        let blocks = (count + blockSize - 1) / blockSize
+        // One buffer a block of a round, kept from round to round: new ones each time were fresh
+        // pages for the kernel to fault in (a third of this time for 100,000 images).
+        var buffers = [[UInt8]](repeating: [], count: blocksPerRound)
+        for round in stride(from: 0, to: blocks, by: blocksPerRound) {
+            let blocksInRound = min(blocksPerRound, blocks - round)
+            buffers.withUnsafeMutableBufferPointer { buffers in
+                nonisolated(unsafe) let buffers = buffers  // a worker touches its own block's buffer only
+                DispatchQueue.concurrentPerform(iterations: blocksInRound) { block in
+                    let start = (round + block) * blockSize
+                    var output: [UInt8] = []
+                    swap(&output, &buffers[block])
+                    output.removeAll(keepingCapacity: true)
+                    append(start..<min(start + blockSize, count), &output)
+                    swap(&output, &buffers[block])
+                }
+            }
+            for block in 0..<blocksInRound { writeToStandardOutput(buffers[block]) }
+        }
+    }
+
     /// Writes `bytes` to standard output's descriptor, after what `print` has buffered.
     /// A closed pipe ends the writing quietly: nobody reads on.
     static func writeToStandardOutput(_ bytes: some Sequence<UInt8>) {

@@ -88,24 +88,27 @@ public struct DocumentBrowser: Sendable {
         let suffix = Array(".gallery".utf8)
         var subfolders: [[UInt8]] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            guard name.first != UInt8(ascii: ".") else { continue }
-            let type = Int(entry.pointee.d_type)
-            let isDocumentName = name.count > suffix.count && name.suffix(suffix.count).elementsEqual(suffix)
-            let mayBeFolder = type == Int(DT_DIR) || type == Int(DT_UNKNOWN)
-            guard isDocumentName || (recursive && mayBeFolder) else { continue }
+            // The name where readdir left it (NUL-terminated, as fstatat takes it): no copy
+            // until it is a document's.
             var status = stat()
-            let found = (name + [0]).withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { fstatat(dirfd(directory), $0.baseAddress!, &status, AT_SYMLINK_NOFOLLOW) == 0 }
+            let kind: (isDocument: Bool, path: [UInt8])? = withUnsafeBytes(of: &entry.pointee.d_name) { bytes in
+                let name = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)])
+                guard name.first != UInt8(ascii: ".") else { return nil }
+                let type = Int(entry.pointee.d_type)
+                let isDocumentName = name.count > suffix.count && name.suffix(suffix.count).elementsEqual(suffix)
+                let mayBeFolder = type == Int(DT_DIR) || type == Int(DT_UNKNOWN)
+                guard isDocumentName || (recursive && mayBeFolder) else { return nil }
+                let found = fstatat(dirfd(directory), bytes.baseAddress!.assumingMemoryBound(to: CChar.self), &status, AT_SYMLINK_NOFOLLOW) == 0
+                // A file removed since the folder was read is simply not listed.
+                guard found else { return nil }
+                return (isDocumentName, prefix + name)
             }
-            // A file removed since the folder was read is simply not listed.
-            guard found else { continue }
+            guard let kind else { continue }
             switch status.st_mode & S_IFMT {
             case S_IFDIR where recursive:
-                subfolders.append(prefix + name)
-            case S_IFREG where isDocumentName:
-                let file = prefix + name
-                files.append(ListedFile(url: fileURL(forPath: file), path: file, stamp: FileStamp(status)))
+                subfolders.append(kind.path)
+            case S_IFREG where kind.isDocument:
+                files.append(ListedFile(url: fileURL(forPath: kind.path), path: kind.path, stamp: FileStamp(status)))
             default:
                 break
             }

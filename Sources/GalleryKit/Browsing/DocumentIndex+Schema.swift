@@ -292,9 +292,8 @@ struct IndexRow {
         }
     }
 
-    /// The document this row describes, as the file at `url`; its text, needed only to search
-    /// without the index, is left empty.
-    func document(at url: URL) -> IndexedDocument {
+    /// The summary of the document this row describes, as the file at `url`.
+    func summary(at url: URL) -> DocumentSummary {
         var summary = DocumentSummary(url: url, name: name, bytes: stamp.size)
         summary.title = title
         summary.imageCount = imageCount
@@ -302,10 +301,7 @@ struct IndexRow {
         summary.created = created
         summary.modified = modified
         summary.error = error
-        return IndexedDocument(
-            stamp: stamp, isSettled: isSettled, summary: summary,
-            text: .empty
-        )
+        return summary
     }
 }
 

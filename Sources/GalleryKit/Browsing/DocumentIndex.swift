@@ -61,6 +61,8 @@ public struct DocumentIndex: Sendable, Equatable {
     func listing(
         of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader
     ) -> DocumentListing? {
+        // No index yet: every document is to be read, already while the index is made.
+        if FileLocation.status(of: location) == nil { reader.startReading(Array(files.indices)) }
         guard let lock = IndexLock(forDatabaseAt: location) else { return nil }
         var hasRetried = false, hasRebuilt = false
         while true {
@@ -95,11 +97,12 @@ public struct DocumentIndex: Sendable, Equatable {
             let shown = try Self.documents(in: scope, matching: isFiltering ? search : nil, expecting: files.count, db)
             return (isFiltering ? try Self.stamps(in: scope, expecting: files.count, db) : nil, shown)
         }
-        // Each path's bytes as the index keys it, made once.
+        // Each path's bytes as the index keys it, made once, and each document's row, looked up once.
         let keys = files.map(\.pathData)
+        let rows = keys.map { shown.index(forKey: $0) }
         var knownCount = 0
         let stale = files.indices.filter { position in
-            let known = stamps.map { $0[keys[position]] } ?? shown[keys[position]].map { ($0.stamp, isSettled: $0.isSettled) }
+            let known = stamps.map { $0[keys[position]] } ?? rows[position].map { (shown[$0].value.stamp, isSettled: shown[$0].value.isSettled) }
             guard let known else { return true }
             knownCount += 1
             return known.0 != files[position].stamp || !known.isSettled
@@ -145,8 +148,8 @@ public struct DocumentIndex: Sendable, Equatable {
         for (position, file) in files.enumerated() {
             if isStale[position] {
                 if freshMatches?.contains(keys[position]) ?? true { documents.append(reader.summary(at: position)) }
-            } else if let row = shown[keys[position]] {
-                documents.append(row.document(at: file.url).summary)
+            } else if let row = rows[position] {
+                documents.append(shown[row].value.summary(at: file.url))
             }
         }
         return DocumentListing(documents: documents, readCount: reader.readCount, isIndexed: isIndexed)

@@ -17,13 +17,17 @@ final class DocumentReader: @unchecked Sendable {
     /// The positions the background workers read, in order, and the next one to take.
     private var queued: [Int] = []
     private var nextQueued = 0
+    /// How many background workers are reading.
+    private var workerCount = 0
 
+    /// Boxed documents: a listing that reads none of its documents (nothing changed) makes a
+    /// slot for each all the same.
     private enum Slot {
         case unread
         case reading
-        case read(IndexedDocument)
+        indirect case read(IndexedDocument)
         /// Read, and its text let go once the index has it: kept is what a listing shows.
-        case summarized(IndexedDocument)
+        indirect case summarized(IndexedDocument)
     }
 
     /// - Parameter settledBefore: a document whose file was last written before this time
@@ -49,12 +53,16 @@ final class DocumentReader: @unchecked Sendable {
 
     /// Starts reading the documents at these positions of the listing, in this order, on every
     /// core, in the background.
+    /// Those already read, or being read, are not read again.
     func startReading(_ positions: [Int]) {
-        condition.withLock {
+        let newWorkers = condition.withLock {
             queued = positions
             nextQueued = 0
+            let count = max(0, min(ProcessorCount.active, positions.count) - workerCount)
+            workerCount += count
+            return count
         }
-        for _ in 0..<min(ProcessorCount.active, positions.count) {
+        for _ in 0..<newWorkers {
             DispatchQueue.global().async { self.readQueued() }
         }
     }
@@ -100,7 +108,8 @@ final class DocumentReader: @unchecked Sendable {
         }
     }
 
-    /// The next queued position that nobody reads yet, marked as being read.
+    /// The next queued position that nobody reads yet, marked as being read; `nil` (and one
+    /// worker fewer) when there is none left.
     private func takeQueued() -> Int? {
         condition.withLock {
             while nextQueued < queued.count {
@@ -108,6 +117,7 @@ final class DocumentReader: @unchecked Sendable {
                 nextQueued += 1
                 if takeLocked(position) { return position }
             }
+            workerCount -= 1
             return nil
         }
     }
