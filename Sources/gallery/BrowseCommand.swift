@@ -93,12 +93,12 @@ struct BrowseCommand: ParsableCommand {
             date(summary.modified)
             key(",\n    \"name\" : ")
             text(summary.name)
-            let path = summary.url.pathForDisplay
+            let path = summary.pathForDisplay
             key(",\n    \"path\" : ")
             text(path)
             // Only an escaped path has a backslash in its display form: the bytes are read again
             // for those alone, not for every row.
-            if path.utf8.contains(UInt8(ascii: "\\")), !summary.url.hasUTF8Path {
+            if path.utf8.contains(UInt8(ascii: "\\")), !summary.hasUTF8Path {
                 key(",\n    \"fileURL\" : ")
                 text(summary.url.absoluteString)
             }
@@ -111,8 +111,8 @@ struct BrowseCommand: ParsableCommand {
     func run() throws {
         let url = RawArguments.fileURL(for: folder ?? ".").standardizedFileURL
         let browser = DocumentBrowser(index: noIndex ? nil : DocumentIndex())
-        let documents = try browser.documents(in: url, recursive: recursive, search: search)
-            .sorted(by: sort, reverse: reverse)
+        var documents = try browser.documents(in: url, recursive: recursive, search: search)
+        documents.sort(by: sort, reverse: reverse)
         if output.json {
             Self.writeJSON(documents)
             return
@@ -123,7 +123,7 @@ struct BrowseCommand: ParsableCommand {
         }
         var rows = [["NAME", "TITLE", "IMAGES", "CACHED", "SIZE", "MODIFIED"]]
         for summary in documents {
-            let name = recursive ? Output.name(summary.url) : (summary.url.pathForDisplay as NSString).lastPathComponent
+            let name = recursive ? Output.name(summary.url) : (summary.pathForDisplay as NSString).lastPathComponent
             if let error = summary.error {
                 rows.append([name, "damaged: \(error.reason)", "-", "-", Output.bytes(summary.bytes), "-"])
             } else {
@@ -138,4 +138,3 @@ struct BrowseCommand: ParsableCommand {
 }
 
 extension DocumentSummary.SortKey: ExpressibleByArgument {}
-

@@ -45,7 +45,7 @@ struct DirectStatement {
         }
     }
 
-    mutating func bind(_ value: [UInt8]) {
+    mutating func bind(_ value: Data) {
         position += 1
         value.withUnsafeBytes { bytes in
             // A non-null pointer even for no bytes, or SQLite would store NULL instead of an empty BLOB.

@@ -91,24 +91,28 @@ public struct DocumentBrowser: Sendable {
             // The name where readdir left it (NUL-terminated, as fstatat takes it): no copy
             // until it is a document's.
             var status = stat()
-            let kind: (isDocument: Bool, path: [UInt8])? = withUnsafeBytes(of: &entry.pointee.d_name) { bytes in
+            let kind: (isDocument: Bool, path: Data)? = withUnsafeBytes(of: &entry.pointee.d_name) { bytes in
                 let name = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)])
                 guard name.first != UInt8(ascii: ".") else { return nil }
                 let type = Int(entry.pointee.d_type)
                 let isDocumentName = name.count > suffix.count && name.suffix(suffix.count).elementsEqual(suffix)
                 let mayBeFolder = type == Int(DT_DIR) || type == Int(DT_UNKNOWN)
                 guard isDocumentName || (recursive && mayBeFolder) else { return nil }
-                let found = fstatat(dirfd(directory), bytes.baseAddress!.assumingMemoryBound(to: CChar.self), &status, AT_SYMLINK_NOFOLLOW) == 0
+                let found =
+                    fstatat(dirfd(directory), bytes.baseAddress!.assumingMemoryBound(to: CChar.self), &status, AT_SYMLINK_NOFOLLOW) == 0
                 // A file removed since the folder was read is simply not listed.
                 guard found else { return nil }
-                return (isDocumentName, prefix + name)
+                var path = Data(capacity: prefix.count + name.count)
+                path.append(contentsOf: prefix)
+                path.append(contentsOf: name)
+                return (isDocumentName, path)
             }
             guard let kind else { continue }
             switch status.st_mode & S_IFMT {
             case S_IFDIR where recursive:
-                subfolders.append(kind.path)
+                subfolders.append(Array(kind.path))
             case S_IFREG where kind.isDocument:
-                files.append(ListedFile(url: fileURL(forPath: kind.path), path: kind.path, stamp: FileStamp(status)))
+                files.append(ListedFile(path: kind.path, stamp: FileStamp(status)))
             default:
                 break
             }
@@ -120,29 +124,20 @@ public struct DocumentBrowser: Sendable {
     }
 }
 
-/// A file URL for `path`, made by Foundation's `URL(filePath:)` when the path is UTF-8 (parsing
-/// a percent-encoded string instead took 9 ms of a listing of 2,000 documents, this 2), and by
-/// `URL(fileSystemPath:)`, which keeps every byte, when it is not.
-private func fileURL(forPath path: [UInt8]) -> URL {
-    guard let text = String(validating: path, as: UTF8.self), !path.contains(0) else { return URL(fileSystemPath: path) }
-    return URL(filePath: text, directoryHint: .notDirectory)
-}
-
 /// A document file a listing found.
 struct ListedFile: Sendable {
-    var url: URL
-    /// The path's bytes (absolute when the listed folder's path is).
-    var path: [UInt8]
+    /// The path's bytes (absolute when the listed folder's path is), as the index keys the document.
+    var path: Data
     /// What `stat` said of the file before it was read.
     var stamp: FileStamp
 
-    /// The path's bytes, as the index keys the document.
-    var pathData: Data { Data(path) }
+    /// The file's URL, made when needed: a listing that reads nothing makes none.
+    var url: URL { FileLocation.fileURL(forPath: path) }
 
     /// The file name without `.gallery`, as `DocumentSummary.name` has it.
     var name: String {
         // Straight from the bytes when they are UTF-8 (the URL's methods cost microseconds each).
-        let fileName = path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...].dropLast(".gallery".utf8.count)
+        let fileName = path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? path.startIndex)...].dropLast(".gallery".utf8.count)
         return FileLocation.displayText(of: fileName)
     }
 }

@@ -186,13 +186,13 @@ extension DocumentIndex {
             INSERT INTO documentText (documentText, rowid, \(text))
             SELECT 'delete', id, \(text) FROM document WHERE path = ?
             """, in: db)
-        for path in files.map(\.path) + gone.map(Array.init) {
+        for path in files.map(\.path) + gone {
             forget.bind(path)
             try forget.run()
         }
         var remove = try DirectStatement("DELETE FROM document WHERE path = ?", in: db)
         for path in gone {
-            remove.bind(Array(path))
+            remove.bind(path)
             try remove.run()
         }
         let names = (columns + ", " + textColumns.dropFirst("path, ".count) + ", folder").split(separator: ",")
@@ -292,9 +292,9 @@ struct IndexRow {
         }
     }
 
-    /// The summary of the document this row describes, as the file at `url`.
-    func summary(at url: URL) -> DocumentSummary {
-        var summary = DocumentSummary(url: url, name: name, bytes: stamp.size)
+    /// The summary of the document this row describes, as the file at `path`.
+    func summary(atPath path: Data) -> DocumentSummary {
+        var summary = DocumentSummary(path: path, name: name, bytes: stamp.size)
         summary.title = title
         summary.imageCount = imageCount
         summary.cachedImageCount = cachedImageCount

@@ -98,11 +98,12 @@ public struct DocumentIndex: Sendable, Equatable {
             return (isFiltering ? try Self.stamps(in: scope, expecting: files.count, db) : nil, shown)
         }
         // Each path's bytes as the index keys it, made once, and each document's row, looked up once.
-        let keys = files.map(\.pathData)
+        let keys = files.map(\.path)
         let rows = keys.map { shown.index(forKey: $0) }
         var knownCount = 0
         let stale = files.indices.filter { position in
-            let known = stamps.map { $0[keys[position]] } ?? rows[position].map { (shown[$0].value.stamp, isSettled: shown[$0].value.isSettled) }
+            let known =
+                stamps.map { $0[keys[position]] } ?? rows[position].map { (shown[$0].value.stamp, isSettled: shown[$0].value.isSettled) }
             guard let known else { return true }
             knownCount += 1
             return known.0 != files[position].stamp || !known.isSettled
@@ -145,11 +146,12 @@ public struct DocumentIndex: Sendable, Equatable {
         var isStale = [Bool](repeating: false, count: files.count)
         for position in stale { isStale[position] = true }
         var documents: [DocumentSummary] = []
+        documents.reserveCapacity(isFiltering ? 0 : files.count)
         for (position, file) in files.enumerated() {
             if isStale[position] {
-                if freshMatches?.contains(keys[position]) ?? true { documents.append(reader.summary(at: position)) }
+                if freshMatches?.contains(keys[position]) ?? true { documents.append(reader.takeSummary(at: position)) }
             } else if let row = rows[position] {
-                documents.append(shown[row].value.summary(at: file.url))
+                documents.append(shown[row].value.summary(atPath: file.path))
             }
         }
         return DocumentListing(documents: documents, readCount: reader.readCount, isIndexed: isIndexed)
@@ -231,9 +233,9 @@ struct ListingScope: Sendable {
     }
 
     /// The folder part of a document's path: everything before its last `/`.
-    static func parent(of path: [UInt8]) -> [UInt8] {
-        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return [] }
-        return Array(path[..<slash])
+    static func parent(of path: Data) -> Data {
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return Data() }
+        return path[..<slash]
     }
 
     private static func withoutTrailingSlashes(_ path: [UInt8]) -> [UInt8] {

@@ -28,6 +28,8 @@ final class DocumentReader: @unchecked Sendable {
         indirect case read(IndexedDocument)
         /// Read, and its text let go once the index has it: kept is what a listing shows.
         indirect case summarized(IndexedDocument)
+        /// Read, and its summary handed over to the listing.
+        case taken
     }
 
     /// - Parameter settledBefore: a document whose file was last written before this time
@@ -44,7 +46,7 @@ final class DocumentReader: @unchecked Sendable {
         condition.withLock {
             slots.count { slot in
                 switch slot {
-                case .read, .summarized: true
+                case .read, .summarized, .taken: true
                 case .unread, .reading: false
                 }
             }
@@ -75,18 +77,15 @@ final class DocumentReader: @unchecked Sendable {
             let position = positions[index]
             if take(position) { finish(read(files[position]), at: position) }
         }
-        return positions.map(document(at:))
+        return positions.map { document(at: $0) }
     }
 
-    /// The summary of the document at `position`, read now unless read already.
-    func summary(at position: Int) -> DocumentSummary {
-        let summary: DocumentSummary? = condition.withLock {
-            switch slots[position] {
-            case .summarized(let document): document.summary
-            case .read, .unread, .reading: nil
-            }
-        }
-        return summary ?? document(at: position).summary
+    /// The summary of the document at `position`, read now unless read already, handed over:
+    /// the reader keeps nothing of it (a long listing would otherwise hold each twice).
+    func takeSummary(at position: Int) -> DocumentSummary {
+        let summary = document(at: position, keepingText: false).summary
+        condition.withLock { slots[position] = .taken }
+        return summary
     }
 
     /// Lets go of the text of the documents at these positions, keeping their summaries: once
@@ -130,7 +129,7 @@ final class DocumentReader: @unchecked Sendable {
 
     private func takeLocked(_ position: Int) -> Bool {
         switch slots[position] {
-        case .unread, .summarized:
+        case .unread, .summarized, .taken:
             slots[position] = .reading
             return true
         case .reading, .read:
@@ -145,16 +144,21 @@ final class DocumentReader: @unchecked Sendable {
         }
     }
 
-    private func document(at position: Int) -> IndexedDocument {
+    /// The document at `position`, waiting while a worker reads it; read here if it is not
+    /// read yet, or if its text was let go and `keepingText`.
+    private func document(at position: Int, keepingText: Bool = true) -> IndexedDocument {
         condition.lock()
         while true {
             switch slots[position] {
             case .read(let document):
                 condition.unlock()
                 return document
+            case .summarized(let document) where !keepingText:
+                condition.unlock()
+                return document
             case .reading:
                 condition.wait()
-            case .unread, .summarized:
+            case .unread, .summarized, .taken:
                 _ = takeLocked(position)
                 condition.unlock()
                 let document = read(files[position])
@@ -165,11 +169,11 @@ final class DocumentReader: @unchecked Sendable {
     }
 
     private func read(_ file: ListedFile) -> IndexedDocument {
-        let name = file.name
-        var summary = DocumentSummary(url: file.url, name: name, bytes: file.stamp.size)
+        let name = file.name, url = file.url
+        var summary = DocumentSummary(path: file.path, name: name, bytes: file.stamp.size)
         let text: SearchableText
         do {
-            let gallery = try BundleReader.summary(of: file.url, limits: limits)
+            let gallery = try BundleReader.summary(of: url, limits: limits)
             summary.title = gallery.title
             summary.imageCount = gallery.images.count
             summary.cachedImageCount = gallery.images.count { $0.isCached }
@@ -180,7 +184,7 @@ final class DocumentReader: @unchecked Sendable {
                 urls: gallery.images.map(\.url.absoluteString)
             )
         } catch {
-            summary.error = (error as? GalleryError)?.about(file.url) ?? GalleryError(.ioFailure, url: file.url, "\(error)")
+            summary.error = (error as? GalleryError)?.about(url) ?? GalleryError(.ioFailure, url: url, "\(error)")
             // A damaged document is found by its name only.
             text = SearchableText(name: name)
         }
