@@ -92,15 +92,19 @@ def median_seconds(command, runs=5, warmup=1, before=None, **kwargs):
     return statistics.median(times)
 
 
-def interleaved_median_seconds(commands, runs=5, warmup=1):
+def interleaved_median_seconds(commands, runs=5, warmup=1, before=None, env=None):
     """Each command's median wall-clock time over `runs` rounds, every round running each command
     once in turn: a drift in the machine's speed (up to 30% seen here within minutes) falls on
-    all of them alike, not on whichever ran last."""
+    all of them alike, not on whichever ran last. `before` may give a function per command, run
+    (unmeasured) before each of its runs."""
     times = [[] for _ in commands]
+    hooks = before or [None] * len(commands)
     for index in range(warmup + runs):
-        for command, samples in zip(commands, times):
+        for command, samples, hook in zip(commands, times, hooks):
+            if hook:
+                hook()
             start = time.perf_counter()
-            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
             if index >= warmup:
                 samples.append(time.perf_counter() - start)
     return [statistics.median(samples) for samples in times]

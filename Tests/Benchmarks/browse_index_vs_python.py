@@ -34,7 +34,7 @@ import time
 import uuid
 import zipfile
 
-from benchlib import ROOT, gallery_binary, median_seconds, report
+from benchlib import ROOT, gallery_binary, interleaved_median_seconds, median_seconds, report
 
 count = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
 work = sys.argv[2] if len(sys.argv) > 2 else "/tmp/gallerykit-bench"
@@ -123,13 +123,17 @@ try:
             with open(name, "rb") as file:
                 file.read(65536)
         raw = median_seconds(["head", "-q", "-c", "65536", *names], runs=5)
-        python = median_seconds([sys.executable, "-c", PYTHON_READ_MANIFESTS, folder], runs=5)
-        cold = median_seconds(browse, runs=5, before=delete_index, env=environment)
+        # Each target's two sides are timed in the same rounds, so that the machine's drift
+        # falls on both alike.
+        cold, python = interleaved_median_seconds(
+            [browse, [sys.executable, "-c", PYTHON_READ_MANIFESTS, folder]], runs=7, before=[delete_index, None], env=environment)
         subprocess.run(browse, check=True, stdout=subprocess.DEVNULL, env=environment)
         # Files written within 2 s of a listing are read again by the next one: let them settle.
         time.sleep(2.1)
         subprocess.run(browse, check=True, stdout=subprocess.DEVNULL, env=environment)
-        warm = median_seconds(browse, runs=10, env=environment)
+        warm, stat_all, start_up = interleaved_median_seconds(
+            [browse, ["find", folder, "-name", "*.gallery", "-printf", "%i %s %T@\\n"], [gallery, "--version"]],
+            runs=15, env=environment)
         step = [0]
 
         def touch_one_percent():
@@ -144,8 +148,6 @@ try:
         found = subprocess.run([gallery, "browse", folder, "--json", "--search", "harb"], check=True,
                                capture_output=True, env=environment).stdout
         unindexed = median_seconds(browse + ["--no-index"], runs=5)
-        stat_all = median_seconds(["find", folder, "-name", "*.gallery", "-printf", "%i %s %T@\\n"], runs=10)
-        start_up = median_seconds([gallery, "--version"], runs=10)
         report([
             ("floor: find -printf '%i %s %T@' of every document", stat_all),
             ("floor: gallery --version (start-up)", start_up),
