@@ -48,9 +48,11 @@ struct ArchiveEntry: Sendable, Equatable {
         declaredSize = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
         isEncrypted = archive_entry_is_encrypted(entry) != 0
         // libarchive has no per-entry accessor for the method; its zip reader puts it here.
+        // On the bytes (the names are ASCII): Character's search took 2% of a listing.
         compression = formatName.flatMap { name in
-            guard name.hasSuffix(")"), let open = name.lastIndex(of: "(") else { return nil }
-            return String(name[name.index(after: open)..<name.index(before: name.endIndex)])
+            let bytes = name.utf8
+            guard bytes.last == UInt8(ascii: ")"), let open = bytes.lastIndex(of: UInt8(ascii: "(")) else { return nil }
+            return String(name[bytes.index(after: open)..<bytes.index(before: bytes.endIndex)])
         }
     }
 }

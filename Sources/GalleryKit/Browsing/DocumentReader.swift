@@ -169,11 +169,11 @@ final class DocumentReader: @unchecked Sendable {
     }
 
     private func read(_ file: ListedFile) -> IndexedDocument {
-        let name = file.name, url = file.url
+        let name = file.name
         var summary = DocumentSummary(path: file.path, name: name, bytes: file.stamp.size)
         let text: SearchableText
         do {
-            let gallery = try BundleReader.summary(of: url, limits: limits)
+            let gallery = try BundleReader.summary(atPath: file.path, limits: limits)
             summary.title = gallery.title
             summary.imageCount = gallery.images.count
             summary.cachedImageCount = gallery.images.count { $0.isCached }
@@ -184,6 +184,7 @@ final class DocumentReader: @unchecked Sendable {
                 urls: gallery.images.map(\.url.absoluteString)
             )
         } catch {
+            let url = file.url
             summary.error = (error as? GalleryError)?.about(url) ?? GalleryError(.ioFailure, url: url, "\(error)")
             // A damaged document is found by its name only.
             text = SearchableText(name: name)

@@ -80,27 +80,43 @@ enum BundleReader {
     static func summary(of url: URL, limits: BundleLimits = .standard) throws -> Gallery {
         try GalleryError.attributing(to: url) {
             let reader = try notAGalleryIfUnreadable { try ArchiveReader(contentsOf: url, access: .streaming) }
-            var contents = BundleContents()
-            for index in 0..<2 {
-                guard let entry = try reader.nextEntry() else { break }
-                // A streamed writer's local headers may leave the size to a data descriptor;
-                // the reads below are capped anyway.
-                try check(entry, at: index, in: contents, limits: limits, requiringSize: false)
-                guard entry.kind == .regularFile else { break }
-                contents.append(entry.name, size: entry.declaredSize ?? 0)
-                switch (index, entry.name) {
-                case (0, BundleLayout.mimetypeName):
-                    try checkMimetype(reader, isFirst: true, limits: limits)
-                case (0, _):
-                    throw GalleryError(.damagedDocument, "not a gallery document (mimetype is not the first entry)")
-                case (1, BundleLayout.manifestName):
-                    return try Manifest.decode(try readManifest(reader, declaredSize: entry.declaredSize, limits: limits), limits: limits)
-                default:
-                    break
-                }
-            }
-            return try open(url, limits: limits).gallery
+            return try leadingSummary(from: reader, limits: limits) ?? open(url, limits: limits).gallery
         }
+    }
+
+    /// `summary(of:limits:)` of the file whose path is `path`'s bytes, as a listing knows it: its
+    /// URL is made only for a message or a foreign writer's document. The errors are not yet
+    /// attributed to the file (`GalleryError.about(_:)`).
+    static func summary(atPath path: Data, limits: BundleLimits = .standard) throws -> Gallery {
+        let descriptor = FileLocation.open(path: path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw GalleryError.system("cannot open", url: FileLocation.fileURL(forPath: path)) }
+        let reader = try notAGalleryIfUnreadable { try ArchiveReader(fileDescriptor: descriptor, access: .streaming) }
+        return try leadingSummary(from: reader, limits: limits) ?? open(FileLocation.fileURL(forPath: path), limits: limits).gallery
+    }
+
+    /// The gallery of a document whose first two entries are `mimetype` and `manifest.json`, as
+    /// GalleryKit writes them; `nil` if they are not (the whole document must then be opened).
+    private static func leadingSummary(from reader: ArchiveReader, limits: BundleLimits) throws -> Gallery? {
+        var contents = BundleContents()
+        for index in 0..<2 {
+            guard let entry = try reader.nextEntry() else { break }
+            // A streamed writer's local headers may leave the size to a data descriptor;
+            // the reads below are capped anyway.
+            try check(entry, at: index, in: contents, limits: limits, requiringSize: false)
+            guard entry.kind == .regularFile else { break }
+            contents.append(entry.name, size: entry.declaredSize ?? 0)
+            switch (index, entry.name) {
+            case (0, BundleLayout.mimetypeName):
+                try checkMimetype(reader, isFirst: true, limits: limits)
+            case (0, _):
+                throw GalleryError(.damagedDocument, "not a gallery document (mimetype is not the first entry)")
+            case (1, BundleLayout.manifestName):
+                return try Manifest.decode(try readManifest(reader, declaredSize: entry.declaredSize, limits: limits), limits: limits)
+            default:
+                break
+            }
+        }
+        return nil
     }
 
     /// Visits the named entries in one pass over the archive, in stored order, positioned so that

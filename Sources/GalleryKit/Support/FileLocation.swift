@@ -102,6 +102,16 @@ enum FileLocation {
         }
     }
 
+    /// `open(_:_:mode:)` of a path given as its bytes.
+    static func open(path: Data, _ flags: Int32) -> Int32 {
+        guard !path.isEmpty, !path.contains(0) else { return failing(ENOENT) }
+        var terminated = Array(path)
+        terminated.append(0)
+        return terminated.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { Foundation.open($0.baseAddress!, flags) }
+        }
+    }
+
     /// The status of the file `url` names, following symbolic links; `nil` if there is none.
     static func status(of url: URL) -> stat? {
         withPath(of: url) { path in
