@@ -1,5 +1,6 @@
 import Foundation
 import GalleryTestSupport
+import PropertyBased
 import Testing
 @testable import GalleryKit
 
@@ -78,6 +79,42 @@ import Testing
         #expect(summaries.sorted(by: .name).map(\.name) == expected)
         #expect(summaries.shuffled().sorted(by: .name).map(\.name) == expected)
         #expect(summaries.sorted(by: .name, reverse: true).map(\.name) == expected.reversed())
+    }
+
+    /// Sorting in place (following the order's cycles) keeps every summary once, in the order
+    /// each key sets: damaged ones last, then by the key, equal keys by name.
+    @Test func sortingInPlaceKeepsEverySummaryInOrder() async {
+        let names = ["a", "A", "b", "Trip 2", "trip 2", "Trip 10", "Élan"]
+        let summary = zip(Gen.int(in: 0..<names.count), Gen.int(in: 0...3), Gen.int(in: 0...5), Gen.int(in: 0...999))
+            .map { nameIndex, size, images, serial -> DocumentSummary in
+                var summary = DocumentSummary(
+                    url: URL(filePath: "/g/\(serial)/\(names[nameIndex]).gallery"), name: names[nameIndex], bytes: Int64(size))
+                summary.imageCount = images
+                summary.modified = Date(timeIntervalSince1970: Double(size * 1000))
+                if images == 5 { summary.error = GalleryError(.damagedDocument, "damaged") }
+                return summary
+            }
+        await propertyCheck(count: 200, input: summary.array(of: 0...40), Gen.bool) { summaries, reverse in
+            for key in DocumentSummary.SortKey.allCases {
+                var sorted = summaries
+                sorted.sort(by: key, reverse: reverse)
+                #expect(sorted.map(\.url.path).sorted() == summaries.map(\.url.path).sorted())
+                for (first, second) in zip(sorted, sorted.dropFirst()) {
+                    if first.error != nil { #expect(second.error != nil) }
+                    guard (first.error == nil) == (second.error == nil) else { continue }
+                    let values = [first, second].map { summary -> Double in
+                        switch key {
+                        case .name: 0
+                        case .modified, .created:
+                            (key == .modified ? summary.modified : summary.created)?.timeIntervalSinceReferenceDate ?? -.infinity
+                        case .size: Double(summary.bytes)
+                        case .images: Double(summary.imageCount ?? 0)
+                        }
+                    }
+                    if values[0] != values[1] { #expect((values[0] < values[1]) != reverse) }
+                }
+            }
+        }
     }
 
     @Test func sortsNamesNaturallyInAListing() throws {

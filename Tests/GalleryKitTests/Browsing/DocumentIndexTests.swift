@@ -105,6 +105,31 @@ import Testing
         #expect(try browser.documents(in: folder.url, search: "bravo").isEmpty)
     }
 
+    /// The write-ahead log outlives the listing, and a listing that writes nothing creates,
+    /// deletes and changes no file of the index: no file churn, no `fdatasync`.
+    @Test func aListingThatWritesNothingLeavesTheIndexFilesAsTheyAre() throws {
+        try save("a.gallery", title: "Alpha")
+        #expect(try listing().readCount == 1)
+        func files() throws -> [String: [FileAttributeKey: Any]] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: cache.url.path)
+            return try Dictionary(
+                uniqueKeysWithValues: names.map { ($0, try FileManager.default.attributesOfItem(atPath: cache.path($0).path)) })
+        }
+        let before = try files()
+        #expect(
+            before.keys.sorted() == [
+                "browse-index.sqlite", "browse-index.sqlite-shm", "browse-index.sqlite-wal", "browse-index.sqlite.lock",
+            ])
+        #expect(try listing().readCount == 0)
+        let after = try files()
+        #expect(after.keys.sorted() == before.keys.sorted())
+        for name in ["browse-index.sqlite", "browse-index.sqlite-wal"] {
+            #expect(after[name]?[.systemFileNumber] as? Int == before[name]?[.systemFileNumber] as? Int, "\(name) was replaced")
+            #expect(after[name]?[.modificationDate] as? Date == before[name]?[.modificationDate] as? Date, "\(name) was written")
+            #expect(after[name]?[.size] as? Int == before[name]?[.size] as? Int)
+        }
+    }
+
     @Test func aRenamedDocumentIsListedUnderItsNewName() throws {
         try save("Old name.gallery", title: "Kept")
         #expect(try listing().readCount == 1)
