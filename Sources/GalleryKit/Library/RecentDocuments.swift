@@ -48,9 +48,18 @@ public struct RecentDocuments: Sendable {
         defer { close(lock) }
         AtomicFile.removeStaleTemporaryFiles(for: file)
         let key = FileLocation.bytes(of: document.url)
-        var documents = [document] + stored().filter { FileLocation.bytes(of: $0.url) != key && FileLocation.status(of: $0.url) != nil }
+        let current = FileLocation.contents(of: file, limit: Self.maximumFileSize)
+        var documents =
+            [document]
+            + Self.documents(inList: current).filter {
+                FileLocation.bytes(of: $0.url) != key && FileLocation.status(of: $0.url) != nil
+            }
         documents = Array(documents.prefix(capacity))
-        return Self.replace(file, with: Self.encoded(documents))
+        let updated = Self.encoded(documents)
+        // The same list (the document first already, recorded again within the second): no
+        // temporary file and rename for nothing.
+        if let current, updated.elementsEqual(current) { return true }
+        return Self.replace(file, with: updated)
     }
 
     /// The documents in the list that still exist, newest first.
@@ -66,7 +75,12 @@ public struct RecentDocuments: Sendable {
     /// rather than through `Codable`: every command that opens a document records it, and
     /// `JSONDecoder`'s first use costs about 2 ms of run-time type lookups.
     func stored() -> [RecentDocument] {
-        guard let bytes = FileLocation.contents(of: file, limit: Self.maximumFileSize),
+        Self.documents(inList: FileLocation.contents(of: file, limit: Self.maximumFileSize))
+    }
+
+    /// The documents a list file's bytes hold (`stored()`); none for no file.
+    private static func documents(inList bytes: [UInt8]?) -> [RecentDocument] {
+        guard let bytes,
             case .object(let list)? = try? JSONReader.value(
                 of: Data(bytes), named: "recents.json", maximumValues: 1_000_000, maximumDepth: 8),
             case .integer? = list["version"], case .array(let entries)? = list["documents"]

@@ -42,6 +42,22 @@ import Testing
         #expect(first["event"] as? String == "exported")
     }
 
+    /// Recording what the list already says first (a document opened twice within a second)
+    /// writes nothing; anything else replaces the file.
+    @Test func recordingTheSameEntryAgainWritesNothing() throws {
+        let recents = recents()
+        let files = try documents(2)
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(recents.record(files[0], .opened, date: start))
+        func inode() throws -> Int? { try FileManager.default.attributesOfItem(atPath: recents.file.path)[.systemFileNumber] as? Int }
+        let first = try inode()
+        #expect(recents.record(files[0], .opened, date: start + 0.5))
+        #expect(try inode() == first)
+        #expect(recents.record(files[0], .opened, date: start + 1))
+        #expect(try inode() != first)
+        #expect(recents.documents().first?.date == start + 1)
+    }
+
     @Test func theListIsBounded() throws {
         let recents = recents(capacity: 3)
         let files = try documents(5)
