@@ -183,9 +183,15 @@ def check_wheel(page, data, index, at_rest):
         return index
     stage = page.locator(".viewer .stage").bounding_box()
     page.mouse.move(stage["x"] + stage["width"] / 2, stage["y"] + stage["height"] / 2)
-    for _ in range(12):
-        page.mouse.wheel(40, 0)
-        time.sleep(0.016)
+    # The swipe's events in one go, inside the page: sent one by one from here, a loaded machine
+    # could leave a gap longer than the pause that ends a swipe (120 ms), making two short ones.
+    page.evaluate("""() => {
+        const stage = document.querySelector('.viewer .stage'), box = stage.getBoundingClientRect();
+        for (let i = 0; i < 12; i++) {
+            stage.dispatchEvent(new WheelEvent('wheel', { deltaX: 40, deltaY: 0, deltaMode: 0, bubbles: true, cancelable: true,
+                                                          clientX: box.left + box.width / 2, clientY: box.top + box.height / 2 }));
+        }
+    }""")
     at_rest(index + 1)
     page.mouse.wheel(0, 100)
     at_rest(index + 2)
