@@ -44,14 +44,11 @@ let package = Package(
         // libvips' API is variadic (NULL-terminated option lists); Swift cannot call those. The
         // shim loads libvips with dlopen when first needed, so it does not build against CVips.
         .target(name: "CVipsShim"),
-        // SQLite's configuration call is variadic too; SQLite itself comes with GRDB.
-        .target(name: "CSQLiteShim"),
         .target(
             name: "GalleryKit",
             dependencies: [
                 "CArchive",
                 "CVipsShim",
-                "CSQLiteShim",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
