@@ -11,7 +11,8 @@ final class DocumentReader: @unchecked Sendable {
     private let files: [ListedFile]
     private let limits: BundleLimits
     private let settledBefore: Int64
-    /// Guards `slots`, `queued` and `nextQueued`; broadcast whenever a document has been read.
+    /// Guards `slots`, `queued`, `nextQueued` and `workerCount`; broadcast whenever a document
+    /// has been read.
     private let condition = NSCondition()
     private var slots: [Slot]
     /// The positions the background workers read, in order, and the next one to take.
