@@ -65,45 +65,34 @@ struct BrowseCommand: ParsableCommand {
     /// each but the first is preceded by a comma.
     private static func append(_ documents: ArraySlice<DocumentSummary>, to output: inout [UInt8]) {
         output.reserveCapacity(documents.count * 400)
-        func key(_ text: StaticString) {
-            output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        }
-        func number(_ value: Int64?) {
-            if let value { output.append(contentsOf: String(value).utf8) } else { key("null") }
-        }
-        func text(_ value: String?) {
-            if let value { JSONValue.append(value, to: &output) } else { key("null") }
-        }
-        func date(_ value: Date?) {
-            if let value { Output.appendJSONDate(value, to: &output) } else { key("null") }
-        }
+        func key(_ text: StaticString) { output.appendJSON(literal: text) }
         for position in documents.indices {
             let summary = documents[position]
             key(position == 0 ? "\n  {\n    \"bytes\" : " : ",\n  {\n    \"bytes\" : ")
-            number(summary.bytes)
+            output.appendJSON(Int(summary.bytes))
             key(",\n    \"cached\" : ")
-            number(summary.cachedImageCount.map(Int64.init))
+            output.appendJSON(summary.cachedImageCount)
             key(",\n    \"created\" : ")
-            date(summary.created)
+            output.appendJSON(summary.created)
             key(",\n    \"error\" : ")
-            text(summary.error?.reason)
+            output.appendJSON(summary.error?.reason)
             key(",\n    \"images\" : ")
-            number(summary.imageCount.map(Int64.init))
+            output.appendJSON(summary.imageCount)
             key(",\n    \"modified\" : ")
-            date(summary.modified)
+            output.appendJSON(summary.modified)
             key(",\n    \"name\" : ")
-            text(summary.name)
+            output.appendJSON(summary.name)
             let path = summary.pathForDisplay
             key(",\n    \"path\" : ")
-            text(path)
+            output.appendJSON(path)
             // Only an escaped path has a backslash in its display form: the bytes are read again
             // for those alone, not for every row.
             if path.utf8.contains(UInt8(ascii: "\\")), !summary.hasUTF8Path {
                 key(",\n    \"fileURL\" : ")
-                text(summary.url.absoluteString)
+                output.appendJSON(summary.url.absoluteString)
             }
             key(",\n    \"title\" : ")
-            text(summary.title)
+            output.appendJSON(summary.title)
             key("\n  }")
         }
     }

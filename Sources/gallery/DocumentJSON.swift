@@ -43,37 +43,29 @@ enum DocumentJSON {
     /// in the fixed shape (a `JSONValue` per member took half of this time).
     static func append(_ images: ArraySlice<GalleryImage>, to output: inout [UInt8]) {
         output.reserveCapacity(images.count * 400)
-        func key(_ text: StaticString) {
-            output.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-        }
-        func string(_ text: String?) {
-            if let text { JSONValue.append(text, to: &output) } else { key("null") }
-        }
-        func integer(_ value: Int?) {
-            if let value { output.append(contentsOf: String(value).utf8) } else { key("null") }
-        }
+        func key(_ text: StaticString) { output.appendJSON(literal: text) }
         for offset in images.indices {
             key(offset == 0 ? "\n    {\n      \"aspectRatio\" : " : ",\n    {\n      \"aspectRatio\" : ")
             JSONValue.number(images[offset].aspectRatio).write(to: &output)
             key(images[offset].isCached ? ",\n      \"cached\" : true" : ",\n      \"cached\" : false")
             key(",\n      \"caption\" : ")
-            string(images[offset].caption)
+            output.appendJSON(images[offset].caption)
             key(",\n      \"error\" : ")
-            string(images[offset].error)
+            output.appendJSON(images[offset].error)
             key(",\n      \"height\" : ")
-            integer(images[offset].height)
+            output.appendJSON(images[offset].height)
             key(",\n      \"id\" : \"")
             images[offset].id.appendLowercasedText(to: &output)
             key("\",\n      \"index\" : ")
-            integer(offset + 1)
+            output.appendJSON(offset + 1)
             key(",\n      \"sha256\" : ")
-            string(images[offset].cached?.sha256)
+            output.appendJSON(images[offset].cached?.sha256)
             key(",\n      \"status\" : ")
-            string(images[offset].status.rawValue)
+            output.appendJSON(images[offset].status.rawValue)
             key(",\n      \"url\" : ")
-            string(images[offset].url.absoluteString)
+            output.appendJSON(images[offset].url.absoluteString)
             key(",\n      \"width\" : ")
-            integer(images[offset].width)
+            output.appendJSON(images[offset].width)
             key("\n    }")
         }
     }

@@ -158,12 +158,6 @@ enum Output {
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
-    /// Appends a date as `json(_:)` (JSONEncoder's `.iso8601`) writes it: `"2026-11-23T10:52:46Z"`,
-    /// in UTC, fractions of a second dropped.
-    static func appendJSONDate(_ date: Date, to json: inout [UInt8]) {
-        JSONValue.append(timestamp(date), to: &json)
-    }
-
     /// `date` in UTC to the second, as ISO 8601 writes it (`2026-11-23T10:52:46Z`), or for
     /// people (`2026-11-23 10:52:46`, `forPeople`). By `gmtime_r` and digits: a `Date.FormatStyle`
     /// costs a millisecond at its first use, and every command prints a date or two.
@@ -264,5 +258,31 @@ enum Output {
         let current = FileManager.default.currentDirectoryPath + "/"
         let path = url.pathForDisplay
         return path.hasPrefix(current) ? String(path.dropFirst(current.count)) : path
+    }
+}
+
+/// JSON text written straight into a buffer, as `Output.json(_:)` (JSONEncoder: pretty, sorted
+/// keys) would write the same values, for the listings whose JSON is most of their time
+/// (`open --json`, `browse --json`): their fixed shape is written as literal text between values.
+extension [UInt8] {
+    /// Appends text as it is: the JSON's punctuation, keys and indentation.
+    mutating func appendJSON(literal text: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends a string, escaped, or `null`.
+    mutating func appendJSON(_ text: String?) {
+        if let text { JSONValue.append(text, to: &self) } else { appendJSON(literal: "null") }
+    }
+
+    /// Appends an integer, or `null`.
+    mutating func appendJSON(_ number: Int?) {
+        if let number { append(contentsOf: String(number).utf8) } else { appendJSON(literal: "null") }
+    }
+
+    /// Appends a date as JSONEncoder's `.iso8601` writes it (`"2026-11-23T10:52:46Z"`, in UTC,
+    /// fractions of a second dropped), or `null`.
+    mutating func appendJSON(_ date: Date?) {
+        appendJSON(date.map { Output.timestamp($0) })
     }
 }

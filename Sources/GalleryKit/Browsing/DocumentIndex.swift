@@ -99,13 +99,17 @@ public struct DocumentIndex: Sendable, Equatable {
         // Each path's bytes as the index keys it, made once, and each document's row, looked up once.
         let keys = files.map(\.path)
         let rows = keys.map { shown.index(forKey: $0) }
+        // What the index knows of the document at a position: from the stamps when a search
+        // leaves rows out of `shown`, else from its row.
+        func known(at position: Int) -> (stamp: FileStamp, isSettled: Bool)? {
+            if let stamps { return stamps[keys[position]] }
+            return rows[position].map { (shown[$0].value.stamp, shown[$0].value.isSettled) }
+        }
         var knownCount = 0
         let stale = files.indices.filter { position in
-            let known =
-                stamps.map { $0[keys[position]] } ?? rows[position].map { (shown[$0].value.stamp, isSettled: shown[$0].value.isSettled) }
-            guard let known else { return true }
+            guard let known = known(at: position) else { return true }
             knownCount += 1
-            return known.0 != files[position].stamp || !known.isSettled
+            return known.stamp != files[position].stamp || !known.isSettled
         }
         // Read in the background while the index stores what was read, chunk by chunk.
         reader.startReading(stale)

@@ -78,10 +78,7 @@ enum BundleReader {
     /// Falls back to `open` when `manifest.json` is not the second entry (a foreign writer).
     /// - Complexity: O(manifest size), whatever the size of the archive.
     static func summary(of url: URL, limits: BundleLimits = .standard) throws -> Gallery {
-        try GalleryError.attributing(to: url) {
-            let reader = try notAGalleryIfUnreadable { try ArchiveReader(contentsOf: url, access: .streaming) }
-            return try leadingSummary(from: reader, limits: limits) ?? open(url, limits: limits).gallery
-        }
+        try GalleryError.attributing(to: url) { try summary(atPath: Data(FileLocation.bytes(of: url)), limits: limits) }
     }
 
     /// `summary(of:limits:)` of the file whose path is `path`'s bytes, as a listing knows it: its

@@ -29,9 +29,16 @@ enum FileLocation {
 
     /// Calls `body` with the path as a C string (`nil` for an empty or NUL-holding path).
     static func withPath<T>(of url: URL, _ body: (UnsafePointer<CChar>?) throws -> T) rethrows -> T {
-        let path = bytes(of: url)
+        try withPath(bytes(of: url), body)
+    }
+
+    /// Calls `body` with a path given as its bytes as a C string (`nil` for an empty or
+    /// NUL-holding path).
+    static func withPath<T>(_ path: some Collection<UInt8>, _ body: (UnsafePointer<CChar>?) throws -> T) rethrows -> T {
         guard !path.isEmpty, !path.contains(0) else { return try body(nil) }
-        return try (path + [0]).withUnsafeBufferPointer { buffer in
+        var terminated = Array(path)
+        terminated.append(0)
+        return try terminated.withUnsafeBufferPointer { buffer in
             try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress) }
         }
     }
@@ -96,19 +103,14 @@ enum FileLocation {
     }
 
     static func open(_ url: URL, _ flags: Int32, mode: mode_t = 0) -> Int32 {
-        withPath(of: url) { path in
-            guard let path else { return failing(ENOENT) }
-            return Foundation.open(path, flags, mode)
-        }
+        open(path: bytes(of: url), flags, mode: mode)
     }
 
     /// `open(_:_:mode:)` of a path given as its bytes.
-    static func open(path: Data, _ flags: Int32) -> Int32 {
-        guard !path.isEmpty, !path.contains(0) else { return failing(ENOENT) }
-        var terminated = Array(path)
-        terminated.append(0)
-        return terminated.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { Foundation.open($0.baseAddress!, flags) }
+    static func open(path: some Collection<UInt8>, _ flags: Int32, mode: mode_t = 0) -> Int32 {
+        withPath(path) { path in
+            guard let path else { return failing(ENOENT) }
+            return Foundation.open(path, flags, mode)
         }
     }
 
