@@ -62,37 +62,38 @@ enum BundleLayout {
     /// or `..` segments, no backslashes, control characters or drive letters. The archive
     /// layer hands names back verbatim, so this is the only thing between a name and the disk.
     static func checkName(_ name: String) throws {
-        func reject(_ why: String) throws -> Never {
-            throw GalleryError(.unsafeArchive, "entry name \(name.debugDescription) \(why)")
-        }
+        var utf8 = name
         // On the bytes: Character and String operations go through grapheme breaking and
         // Foundation (`contains` about 20 µs a call), and every listed document has names to check.
-        let bytes = name.utf8
-        if bytes.isEmpty { try reject("is empty") }
-        if bytes.count > 1024 { try reject("is longer than 1024 bytes") }
-        if bytes.first == UInt8(ascii: "/") { try reject("is an absolute path") }
-        if bytes.contains(UInt8(ascii: "\\")) { try reject("contains a backslash") }
+        if let problem = utf8.withUTF8({ problem(withName: name, bytes: $0) }) {
+            throw GalleryError(.unsafeArchive, "entry name \(name.debugDescription) \(problem)")
+        }
+    }
+
+    /// What is wrong with `name`, whose UTF-8 is `bytes`; nil if nothing.
+    private static func problem(withName name: String, bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if bytes.isEmpty { return "is empty" }
+        if bytes.count > 1024 { return "is longer than 1024 bytes" }
+        if bytes[0] == UInt8(ascii: "/") { return "is an absolute path" }
+        if bytes.contains(UInt8(ascii: "\\")) { return "contains a backslash" }
         // UTF-8 encodes no other character with a byte below 0x80, so control characters,
         // slashes and dots are found on the bytes too, without splitting the name into arrays.
-        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { try reject("contains a control character") }
+        if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "contains a control character" }
         if bytes.contains(UInt8(ascii: ":")), name.count >= 2, name.dropFirst().first == ":", name.first?.isLetter == true {
-            try reject("starts with a drive letter")
+            return "starts with a drive letter"
         }
-        var segmentStart = bytes.startIndex
-        var index = bytes.startIndex
-        while true {
-            let isEnd = index == bytes.endIndex
-            if isEnd || bytes[index] == UInt8(ascii: "/") {
-                let segment = bytes[segmentStart..<index]
-                if segment.elementsEqual("..".utf8) || segment.elementsEqual(".".utf8) {
-                    try reject("has a '\(Substring(segment))' segment")
-                }
-                // A trailing slash marks a directory entry; its last (empty) segment is allowed.
-                if segment.isEmpty, !isEnd { try reject("has an empty segment") }
-                if isEnd { break }
-                segmentStart = bytes.index(after: index)
+        var segmentStart = 0
+        for index in 0...bytes.count {
+            let isEnd = index == bytes.count
+            guard isEnd || bytes[index] == UInt8(ascii: "/") else { continue }
+            let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
+            if segment.elementsEqual("..".utf8) || segment.elementsEqual(".".utf8) {
+                return "has a '\(String(decoding: segment, as: UTF8.self))' segment"
             }
-            index = bytes.index(after: index)
+            // A trailing slash marks a directory entry; its last (empty) segment is allowed.
+            if segment.isEmpty, !isEnd { return "has an empty segment" }
+            segmentStart = index + 1
         }
+        return nil
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules an image's members must meet (spec §5.3), in one place for both readers of them:
+/// The rules an image's members (and its `cached` record's) must meet (spec §5.3), in one place for both readers of them:
 /// `Manifest.image`, which checks any image member by member and says what is wrong, and the
 /// manifest parser's fast path for images in the form writers give them
 /// (`ManifestParser.readImageInWritersForm`), which takes an image only when every rule holds.
@@ -27,5 +27,17 @@ enum ImageRules {
     @inline(__always)
     static func size(_ value: Int64) -> Int? {
         value > 0 ? Int(exactly: value) : nil
+    }
+
+    /// `cached.sha256`: 64 lowercase hex digits.
+    @inline(__always)
+    static func isSHA256(utf8 text: some Collection<UInt8>) -> Bool {
+        // On the bytes: Character's isHexDigit and isUppercase cost about 10% of a listing.
+        text.count == 64 && text.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// `cached.path`: a valid entry name (`BundleLayout.checkName`) under `images/`.
+    static func isCachedPath(_ path: String) -> Bool {
+        path.hasPrefix(BundleLayout.imagesFolder) && (try? BundleLayout.checkName(path)) != nil
     }
 }

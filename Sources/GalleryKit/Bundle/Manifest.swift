@@ -269,10 +269,7 @@ enum Manifest {
 
     private static func cached(_ object: Fields<CachedImageMember>) throws -> CachedImage {
         let sha256 = try object.string(.sha256)
-        // On the bytes: Character's isHexDigit and isUppercase cost about 10% of a listing.
-        guard sha256.utf8.count == 64, sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-            throw object.invalid(.sha256, "must be 64 lowercase hex digits")
-        }
+        guard ImageRules.isSHA256(utf8: sha256.utf8) else { throw object.invalid(.sha256, "must be 64 lowercase hex digits") }
         let path = try object.string(.path)
         guard path.hasPrefix(BundleLayout.imagesFolder) else { throw object.invalid(.path, "must name an entry under images/") }
         try BundleLayout.checkName(path)

@@ -211,7 +211,7 @@ struct ManifestParser {
     // MARK: Images in the form writers give them
 
     /// An image object in the form writers give it, made into an image as it is read: every
-    /// member known and there once, `cached` null, `id` and `added` in their written form, numbers
+    /// member known and there once (`cached` too), `id` and `added` in their written form, numbers
     /// plain. Nil, with the parser back where it was, for any other object: the `ImageMaker`
     /// then reads it member by member, by the rules of `Manifest` that this follows.
     ///
@@ -230,7 +230,7 @@ struct ManifestParser {
         guard try reader.beginObject() else { return nil }
         var seen: UInt16 = 0
         var id: UUID?, url: URL?, aspectRatio: Double?, status: GalleryImage.Status?, added: Date?
-        var width: Int?, height: Int?, error: String?, thumbnail: String?, caption: String?
+        var width: Int?, height: Int?, error: String?, cached: CachedImage?, thumbnail: String?, caption: String?
         repeat {
             guard let position = try reader.memberName().position(in: ImageMember.spellings), seen & 1 << position == 0,
                 let member = ImageMember(rawValue: position)
@@ -276,14 +276,46 @@ struct ManifestParser {
                 default: caption = text
                 }
             case .cached:
-                guard isNull else { return nil }
+                guard !isNull else { continue }
+                guard first == UInt8(ascii: "{"), let record = try readCachedImageInWritersForm() else { return nil }
+                cached = record
             }
         } while try reader.endOfMember()
         guard let id, let url, let aspectRatio, let status, let added else { return nil }
         return GalleryImage(
             id: id, url: url, aspectRatio: aspectRatio, width: width, height: height, status: status,
-            error: error, thumbnail: thumbnail, caption: caption, added: added
+            error: error, cached: cached, thumbnail: thumbnail, caption: caption, added: added
         )
+    }
+
+    /// An image's `cached` record in the form writers give it (its `{` next, counted already):
+    /// its four members, each there once and valid, and no other. Nil for any other record.
+    private mutating func readCachedImageInWritersForm() throws -> CachedImage? {
+        guard try reader.beginObject() else { return nil }
+        var seen: UInt8 = 0
+        var path: String?, sha256: String?, bytes: Int64?, mediaType: String?
+        repeat {
+            guard let position = try reader.memberName().position(in: CachedImageMember.spellings), seen & 1 << position == 0,
+                let member = CachedImageMember(rawValue: position)
+            else { return nil }
+            seen |= 1 << position
+            let first = try reader.startValue()
+            if member == .bytes {
+                guard JSONReader.digitBytes.contains(first), case .integer(let value) = try reader.number(), value >= 0 else { return nil }
+                bytes = value
+                continue
+            }
+            guard first == UInt8(ascii: "\"") else { return nil }
+            let text = try reader.stringToken().text
+            switch member {
+            case .path: path = text
+            case .sha256: sha256 = text
+            default: mediaType = text
+            }
+        } while try reader.endOfMember()
+        guard let path, let sha256, let bytes, let mediaType, ImageRules.isSHA256(utf8: sha256.utf8), ImageRules.isCachedPath(path)
+        else { return nil }
+        return CachedImage(path: path, sha256: sha256, bytes: bytes, mediaType: mediaType)
     }
 
     // MARK: Big image arrays, in pieces

@@ -91,7 +91,7 @@ import Testing
             ("height", ["200", "null", "2.5", "false"]),
             ("status", [#""ok""#, #""failed""#, #""o\u006b""#, #""OK""#, "null"]),
             ("error", ["null", #""404""#, #""tab\there""#, "3"]),
-            ("cached", ["null", "{}", "1"]),
+            ("cached", ["null", "{}", "1"] + Self.cachedRecordForms),
             ("thumbnail", ["null", #""thumbnails/a.jpg""#, "{}"]),
             ("caption", ["null", #""Harbour""#, #""Caf\u00e9 \"x\"""#, #""日本""#, "[1]"]),
             (
@@ -102,8 +102,10 @@ import Testing
         await propertyCheck(count: 1000, input: Gen.int(in: 0...Int.max)) { seed in
             var generator = SplitMix(seed: UInt64(seed))
             func pick(_ count: Int) -> Int { Int(generator.next() % UInt64(count)) }
-            // Writers' form, with none, one or two members changed to another form or left out.
+            // Writers' form (`cached` null or a record in writers' form), with none, one or two
+            // members changed to another form or left out.
             var values = forms.map { $0.values[0] } as [String?]
+            if pick(2) == 0, let cached = forms.firstIndex(where: { $0.name == "cached" }) { values[cached] = Self.cachedRecordForms[0] }
             let changes = pick(3)
             for _ in 0..<changes {
                 let member = pick(forms.count)
@@ -126,6 +128,44 @@ import Testing
             }
         }
     }
+
+    /// An image's `cached` record: first in writers' form, then each member in turn changed to
+    /// another form, left out or given twice, and a member this version does not know.
+    private static let cachedRecordForms: [String] = {
+        let members: [(name: String, values: [String])] = [
+            (
+                "path",
+                [
+                    #""images/\#(String(repeating: "ab", count: 32)).jpg""#, #""thumbnails/a.jpg""#, #""images/../a.jpg""#,
+                    #""images\/a.jpg""#, #""images/é.jpg""#, "null", "3",
+                ]
+            ),
+            (
+                "sha256",
+                [
+                    #""\#(String(repeating: "ab", count: 32))""#, #""\#(String(repeating: "AB", count: 32))""#, #""abc""#,
+                    #""\#(String(repeating: "ab", count: 31))a\u0062""#, "null",
+                ]
+            ),
+            ("bytes", ["20000", "0", "-1", "20000.0", "2e4", "1.5", #""20000""#, "null", "12345678901234567890"]),
+            ("mediaType", [#""image/jpeg""#, #""image\/png""#, #""""#, "null", "5"]),
+        ]
+        func record(_ values: [String?]) -> String {
+            "{" + zip(members, values).compactMap { member, value in value.map { "\"\(member.name)\":" + $0 } }.joined(separator: ",") + "}"
+        }
+        let plain = members.map { $0.values[0] } as [String?]
+        var forms = [record(plain)]
+        for (position, member) in members.enumerated() {
+            for value in member.values.dropFirst().map(Optional.some) + [nil] {
+                var values = plain
+                values[position] = value
+                forms.append(record(values))
+            }
+            forms.append(String(record(plain).dropLast()) + ",\"\(member.name)\":" + member.values[0] + "}")
+        }
+        forms.append(String(record(plain).dropLast()) + #","etag":"x"}"#)
+        return forms
+    }()
 
     private func expectBothPathsAgree(on data: Data) {
         let direct = Result { try Manifest.decode(data) }
