@@ -167,7 +167,8 @@ extension DocumentIndex {
     }
 
     /// Stores what was read of each file (a new row, or the file's row updated), removes the
-    /// rows of documents that no longer exist, and brings the full-text index in step.
+    /// rows of documents that no longer exist (or were gone when read), and brings the
+    /// full-text index in step.
     /// - Parameter read: the documents of a range of `files`, asked for in order, a chunk at a
     ///   time, so that they can be read while the previous chunk is stored.
     /// - Returns: the row ids of the stored documents, in order.
@@ -213,6 +214,12 @@ extension DocumentIndex {
             let range = start..<min(start + updateChunkSize, files.count)
             let documents = read(range)
             for (file, document) in zip(files[range], documents) {
+                // Its text is forgotten already: its row goes too.
+                if document.isGone {
+                    remove.bind(file.path)
+                    try remove.run()
+                    continue
+                }
                 let summary = document.summary, stamp = document.stamp, text = document.text
                 store.bind(file.path)
                 store.bind(Int64(bitPattern: stamp.device))

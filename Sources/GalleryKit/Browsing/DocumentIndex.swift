@@ -24,6 +24,8 @@ internal import GRDBSQLite
 ///   listing is therefore never wrong and never fails because of the index.
 /// - Concurrent listings share the database (SQLite's write-ahead log and a busy timeout);
 ///   a listing killed half way leaves no trace, as each one writes in a single transaction.
+///   The first listing builds the index aside and renames it into place whole
+///   (`firstListing`); one killed half way leaves its aside file, which the next removes.
 public struct DocumentIndex: Sendable, Equatable {
     /// The database file.
     public var location: URL
@@ -61,8 +63,12 @@ public struct DocumentIndex: Sendable, Equatable {
         of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader
     ) -> DocumentListing? {
         // No index yet: every document is to be read, already while the index is made.
-        if FileLocation.status(of: location) == nil { reader.startReading(Array(files.indices)) }
+        let isFirst = FileLocation.status(of: location) == nil
+        if isFirst { reader.startReading(Array(files.indices)) }
         guard let lock = IndexLock(forDatabaseAt: location) else { return nil }
+        if isFirst, let listing = firstListing(of: files, in: scope, matching: search, reader: reader, lock: lock) {
+            return listing
+        }
         var hasRetried = false, hasRebuilt = false
         while true {
             do {
@@ -85,7 +91,7 @@ public struct DocumentIndex: Sendable, Equatable {
         }
     }
 
-    private func listing(
+    func listing(
         of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader,
         database: DatabaseQueue
     ) throws -> DocumentListing {
@@ -152,7 +158,9 @@ public struct DocumentIndex: Sendable, Equatable {
         documents.reserveCapacity(isFiltering ? 0 : files.count)
         for (position, file) in files.enumerated() {
             if isStale[position] {
-                if freshMatches?.contains(keys[position]) ?? true { documents.append(reader.takeSummary(at: position)) }
+                if freshMatches?.contains(keys[position]) ?? true, let summary = reader.takeSummary(at: position) {
+                    documents.append(summary)
+                }
             } else if let row = rows[position] {
                 documents.append(shown[row].value.summary(atPath: file.path))
             }
@@ -160,10 +168,11 @@ public struct DocumentIndex: Sendable, Equatable {
         return DocumentListing(documents: documents, readCount: reader.readCount, isIndexed: isIndexed)
     }
 
-    /// Opens the database, creating or migrating it as needed.
+    /// Opens the database, creating or migrating it as needed; or, `isAside`, the file a first
+    /// index is built in (`firstListing`), at `file`.
     /// - Throws: any error from SQLite, or `IndexUnusable` if the file is another program's
     ///   database or written by a newer GalleryKit.
-    private func openDatabase() throws -> DatabaseQueue {
+    func openDatabase(at file: URL? = nil, isAside: Bool = false) throws -> DatabaseQueue {
         var configuration = GRDB.Configuration()
         // Write-ahead logging, so that a listing reads while another writes. Set here rather
         // than with `journalMode = .wal`, which also writes to the database at every opening
@@ -177,6 +186,8 @@ public struct DocumentIndex: Sendable, Equatable {
         // then read the whole log to rebuild its index, 13 ms at every listing once it held
         // 20 MB.
         configuration.prepareDatabase { db in
+            // Nobody else opens the file: no journal, no log, and nothing synced until it is whole.
+            if isAside { return try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY") }
             var persist: Int32 = 1
             let status = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
             guard status == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: status)) }
@@ -188,7 +199,7 @@ public struct DocumentIndex: Sendable, Equatable {
         }
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "GalleryKit.DocumentIndex"
-        let database = try DatabaseQueue(path: location.path, configuration: configuration)
+        let database = try DatabaseQueue(path: (file ?? location).path, configuration: configuration)
         switch try database.read(Self.schemaState) {
         case .current:
             break
@@ -207,10 +218,11 @@ public struct DocumentIndex: Sendable, Equatable {
         }
     }
 
-    /// Deletes the database and its write-ahead log, shared-memory and rollback files.
-    private func removeDatabaseFiles() {
+    /// Deletes the database (or the one at `file`) and its write-ahead log, shared-memory and
+    /// rollback files.
+    func removeDatabaseFiles(at file: URL? = nil) {
         for suffix in ["", "-wal", "-shm", "-journal"] {
-            FileLocation.unlink(URL(fileURLWithPath: location.path + suffix))
+            FileLocation.unlink(URL(fileURLWithPath: (file ?? location).path + suffix))
         }
     }
 }
@@ -268,7 +280,7 @@ struct ListingScope: Sendable {
 ///
 /// A lock file rather than SQLite's own locks: a rebuild replaces the database file, and an
 /// unlinked file's locks would no longer exclude anyone.
-private final class IndexLock {
+final class IndexLock {
     private let descriptor: Int32
 
     /// Takes the shared lock, waiting up to two seconds while a rebuild holds it; `nil` if the

@@ -82,11 +82,12 @@ final class DocumentReader: @unchecked Sendable {
     }
 
     /// The summary of the document at `position`, read now unless read already, handed over:
-    /// the reader keeps nothing of it (a long listing would otherwise hold each twice).
-    func takeSummary(at position: Int) -> DocumentSummary {
-        let summary = document(at: position, keepingText: false).summary
+    /// the reader keeps nothing of it (a long listing would otherwise hold each twice). Nil if
+    /// the file was gone (`IndexedDocument.isGone`).
+    func takeSummary(at position: Int) -> DocumentSummary? {
+        let document = document(at: position, keepingText: false)
         condition.withLock { slots[position] = .taken }
-        return summary
+        return document.isGone ? nil : document.summary
     }
 
     /// Lets go of the text of the documents at these positions, keeping their summaries: once
@@ -171,10 +172,15 @@ final class DocumentReader: @unchecked Sendable {
 
     private func read(_ file: ListedFile) -> IndexedDocument {
         let name = file.name
-        var summary = DocumentSummary(path: file.path, name: name, bytes: file.stamp.size)
+        guard let (stamp, read) = gallery(in: file) else {
+            return IndexedDocument(
+                stamp: FileStamp(stat()), isSettled: false, summary: DocumentSummary(path: file.path, name: name, bytes: 0),
+                text: .empty, isGone: true)
+        }
+        var summary = DocumentSummary(path: file.path, name: name, bytes: stamp.size)
         let text: SearchableText
         do {
-            let gallery = try BundleReader.summary(atPath: file.path, limits: limits)
+            let gallery = try read.get()
             summary.title = gallery.title
             summary.imageCount = gallery.images.count
             summary.cachedImageCount = gallery.images.count { $0.isCached }
@@ -190,6 +196,28 @@ final class DocumentReader: @unchecked Sendable {
             // A damaged document is found by its name only.
             text = SearchableText(name: name)
         }
-        return IndexedDocument(stamp: file.stamp, isSettled: file.stamp.isSettled(before: settledBefore), summary: summary, text: text)
+        return IndexedDocument(stamp: stamp, isSettled: stamp.isSettled(before: settledBefore), summary: summary, text: text)
+    }
+
+    /// The file's stamp, and its gallery as `BundleReader.summary` reads it; nil if the file is
+    /// gone. Without a stamp from the listing, the stamp is the `fstat` of the descriptor the
+    /// file is read through (the very file that is read), or where it cannot be opened, its
+    /// `lstat`; a file that is no longer there or no longer a regular file is gone.
+    private func gallery(in file: ListedFile) -> (stamp: FileStamp, gallery: Result<Gallery, any Error>)? {
+        if let stamp = file.stamp { return (stamp, Result { try BundleReader.summary(atPath: file.path, limits: limits) }) }
+        var status = stat()
+        let descriptor = FileLocation.open(path: file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            let failure = errno
+            guard failure != ENOENT, failure != ELOOP, let status = FileLocation.linkStatus(of: file.url),
+                status.st_mode & S_IFMT == S_IFREG
+            else { return nil }
+            return (FileStamp(status), .failure(GalleryError.system("cannot open", url: file.url, errno: failure)))
+        }
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        return (FileStamp(status), Result { try BundleReader.summary(readingFrom: descriptor, path: file.path, limits: limits) })
     }
 }

@@ -87,6 +87,11 @@ enum BundleReader {
     static func summary(atPath path: Data, limits: BundleLimits = .standard) throws -> Gallery {
         let descriptor = FileLocation.open(path: path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw GalleryError.system("cannot open", url: FileLocation.fileURL(forPath: path)) }
+        return try summary(readingFrom: descriptor, path: path, limits: limits)
+    }
+
+    /// `summary(atPath:limits:)` of the file open as `descriptor`, which it takes over (and closes).
+    static func summary(readingFrom descriptor: Int32, path: Data, limits: BundleLimits = .standard) throws -> Gallery {
         let reader = try notAGalleryIfUnreadable { try ArchiveReader(fileDescriptor: descriptor, access: .streaming) }
         return try leadingSummary(from: reader, limits: limits) ?? open(FileLocation.fileURL(forPath: path), limits: limits).gallery
     }

@@ -111,6 +111,9 @@ import Testing
     @Test func aListingThatWritesNothingLeavesTheIndexFilesAsTheyAre() throws {
         try save("a.gallery", title: "Alpha")
         #expect(try listing().readCount == 1)
+        // The first listing built the index aside; this one writes to it in place.
+        try save("b.gallery", title: "Bravo")
+        #expect(try listing().readCount == 1)
         func files() throws -> [String: [FileAttributeKey: Any]] {
             let names = try FileManager.default.contentsOfDirectory(atPath: cache.url.path)
             return try Dictionary(
@@ -130,6 +133,74 @@ import Testing
             #expect(after[name]?[.modificationDate] as? Date == before[name]?[.modificationDate] as? Date, "\(name) was written")
             #expect(after[name]?[.size] as? Int == before[name]?[.size] as? Int)
         }
+    }
+
+    /// The first listing builds the index in a file of its own and renames it into place whole:
+    /// nothing else is left in the cache folder, the file is in write-ahead-log mode as every
+    /// later connection opens it, and it holds every document with the stamp it was read with.
+    @Test func theFirstListingBuildsTheIndexAsideAndPutsItInPlaceWhole() throws {
+        for name in ["a", "b", "c"] { try save("\(name).gallery", title: name.uppercased(), captions: ["Harbour \(name)"]) }
+        // What killed listings leave: an aside file, with a journal, and a log without its database.
+        let database = cache.path("browse-index.sqlite")
+        for leftover in ["browse-index.sqlite.new-1", "browse-index.sqlite.new-1-journal", "browse-index.sqlite-wal"] {
+            try Data(repeating: 0x5A, count: 4096).write(to: cache.path(leftover))
+        }
+        let first = try listing()
+        #expect(first.isIndexed && first.readCount == 3)
+        #expect(titles(first) == ["a": "A", "b": "B", "c": "C"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cache.url.path).sorted() == [
+                "browse-index.sqlite", "browse-index.sqlite.lock",
+            ])
+        let header = try Data(contentsOf: database).prefix(20)
+        #expect(header.prefix(16) == Data("SQLite format 3\0".utf8))
+        #expect(Array(header.suffix(2)) == [2, 2], "not in write-ahead-log mode")
+        let warm = try listing()
+        #expect(warm.isIndexed && warm.readCount == 0)
+        #expect(titles(warm) == titles(first))
+        #expect(try browser.documents(in: folder.url, search: "harbour b").map(\.name) == ["b"])
+        try sqlite(database, "INSERT INTO documentText (documentText, rank) VALUES ('integrity-check', 1)")
+    }
+
+    /// An aside index is not put over an index another listing put in place first (which may be
+    /// in use): it is removed, and the index stays as it was.
+    @Test func anAsideIndexIsNotPutOverOneThatCameFirst() throws {
+        try save("a.gallery", title: "Alpha")
+        #expect(try listing().readCount == 1)
+        let database = cache.path("browse-index.sqlite")
+        let before = try FileManager.default.attributesOfItem(atPath: database.path)
+        let aside = cache.path("browse-index.sqlite.new-99999")
+        try Data(repeating: 0x5A, count: 4096).write(to: aside)
+        let lock = try #require(IndexLock(forDatabaseAt: database))
+        #expect(!index.install(aside, lock: lock))
+        #expect(!FileManager.default.fileExists(atPath: aside.path))
+        let after = try FileManager.default.attributesOfItem(atPath: database.path)
+        #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int)
+        #expect(try listing().readCount == 0)
+    }
+
+    /// A listing that reads every document takes each one's stamp as it opens it: a file gone by
+    /// then, or no longer a regular file, is not listed, and its row (from a listing that saw
+    /// it) goes, its text with it.
+    @Test func aDocumentGoneBeforeItIsReadIsNotListed() throws {
+        let kept = try save("a.gallery", title: "Alpha", captions: ["Harbour"])
+        let gone = try save("b.gallery", title: "Bravo", captions: ["Harbour"])
+        let replaced = try save("c.gallery", title: "Charlie", captions: ["Harbour"])
+        #expect(try listing().readCount == 3)
+        try FileManager.default.removeItem(at: gone)
+        try FileManager.default.removeItem(at: replaced)
+        try FileManager.default.createSymbolicLink(at: replaced, withDestinationURL: kept)
+        let files = [kept, gone, replaced].map { ListedFile(path: Data(FileLocation.bytes(of: $0)), stamp: nil) }
+        let reader = DocumentReader(files: files, limits: .standard, settledBefore: .max)
+        let listing = try #require(
+            index.listing(
+                of: files, in: ListingScope(folder: folder.url, isRecursive: false), matching: nil, reader: reader))
+        #expect(titles(listing) == ["a": "Alpha"])
+        let status = try #require(FileLocation.status(of: kept))
+        #expect(listing.documents.first?.bytes == Int64(status.st_size))
+        #expect(try index.indexedPaths() == [kept.path])
+        try sqlite(cache.path("browse-index.sqlite"), "INSERT INTO documentText (documentText, rank) VALUES ('integrity-check', 1)")
+        #expect(try browser.documents(in: folder.url, search: "harbour").map(\.name) == ["a"])
     }
 
     @Test func aRenamedDocumentIsListedUnderItsNewName() throws {
