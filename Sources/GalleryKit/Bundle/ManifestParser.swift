@@ -232,10 +232,7 @@ struct ManifestParser {
         var id: UUID?, url: URL?, aspectRatio: Double?, status: GalleryImage.Status?, added: Date?
         var width: Int?, height: Int?, error: String?, cached: CachedImage?, thumbnail: String?, caption: String?
         repeat {
-            guard let position = try reader.memberName().position(in: ImageMember.spellings), seen & 1 << position == 0,
-                let member = ImageMember(rawValue: position)
-            else { return nil }
-            seen |= 1 << position
+            guard let member = try memberInWritersForm(ImageMember.self, seen: &seen) else { return nil }
             let first = try reader.startValue()
             let isNull = first == UInt8(ascii: "n")
             if isNull { try reader.literal("null") }
@@ -247,8 +244,8 @@ struct ManifestParser {
                 guard first == UInt8(ascii: "\""), let text = try reader.plainString() else { return nil }
                 added = RFC3339.dateInWrittenForm(text)
             case .url:
-                guard first == UInt8(ascii: "\"") else { return nil }
-                url = ImageRules.url(try reader.stringToken().text)
+                guard let text = try text(startingWith: first) else { return nil }
+                url = ImageRules.url(text)
             case .status:
                 guard first == UInt8(ascii: "\""), let text = try reader.plainString() else { return nil }
                 status = ImageRules.status(utf8: text)
@@ -268,8 +265,7 @@ struct ManifestParser {
                 if member == .width { width = size } else { height = size }
             case .error, .thumbnail, .caption:
                 guard !isNull else { continue }
-                guard first == UInt8(ascii: "\"") else { return nil }
-                let text = try reader.stringToken().text
+                guard let text = try text(startingWith: first) else { return nil }
                 switch member {
                 case .error: error = text
                 case .thumbnail: thumbnail = text
@@ -288,25 +284,35 @@ struct ManifestParser {
         )
     }
 
+    /// The next member's name as writers give it: a known one, not `seen` before (it is marked
+    /// seen now); nil for any other.
+    private mutating func memberInWritersForm<Name: MemberName>(_: Name.Type, seen: inout UInt16) throws -> Name? {
+        guard let position = try reader.memberName().position(in: Name.spellings), seen & 1 << position == 0 else { return nil }
+        seen |= 1 << position
+        return Name(rawValue: position)
+    }
+
+    /// The text of a string whose first byte, `first`, is read already; nil if it is not a string.
+    private mutating func text(startingWith first: UInt8) throws -> String? {
+        guard first == UInt8(ascii: "\"") else { return nil }
+        return try reader.stringToken().text
+    }
+
     /// An image's `cached` record in the form writers give it (its `{` next, counted already):
     /// its four members, each there once and valid, and no other. Nil for any other record.
     private mutating func readCachedImageInWritersForm() throws -> CachedImage? {
         guard try reader.beginObject() else { return nil }
-        var seen: UInt8 = 0
+        var seen: UInt16 = 0
         var path: String?, sha256: String?, bytes: Int64?, mediaType: String?
         repeat {
-            guard let position = try reader.memberName().position(in: CachedImageMember.spellings), seen & 1 << position == 0,
-                let member = CachedImageMember(rawValue: position)
-            else { return nil }
-            seen |= 1 << position
+            guard let member = try memberInWritersForm(CachedImageMember.self, seen: &seen) else { return nil }
             let first = try reader.startValue()
             if member == .bytes {
                 guard JSONReader.digitBytes.contains(first), case .integer(let value) = try reader.number(), value >= 0 else { return nil }
                 bytes = value
                 continue
             }
-            guard first == UInt8(ascii: "\"") else { return nil }
-            let text = try reader.stringToken().text
+            guard let text = try text(startingWith: first) else { return nil }
             switch member {
             case .path: path = text
             case .sha256: sha256 = text
