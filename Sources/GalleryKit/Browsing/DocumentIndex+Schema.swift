@@ -187,7 +187,10 @@ extension DocumentIndex {
             INSERT INTO documentText (documentText, rowid, \(text))
             SELECT 'delete', id, \(text) FROM document WHERE path = ?
             """, in: db)
-        for path in files.map(\.path) + gone {
+        // A new index (the first listing's) has nothing to forget: 2,000 lookups that find no row
+        // were 3 ms of its main thread.
+        let hasRows = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document)") ?? true
+        for path in hasRows ? files.map(\.path) + gone : [] {
             forget.bind(path)
             try forget.run()
         }

@@ -149,15 +149,24 @@ struct SearchableText: Sendable, Equatable {
     /// The folded text of a document with these fields.
     init(name: String, title: String = "", captions: [String] = [], urls: [String] = []) {
         let fields = [name, title, captions.joined(separator: "\n"), urls.joined(separator: "\n")]
-        let folded = fields.map(DocumentSearch.foldedForPrefixes)
+        var folded: [String] = []
+        folded.reserveCapacity(fields.count)
+        var substringText = ""
+        substringText.reserveCapacity(fields.reduce(fields.count) { $0 + $1.utf8.count })
+        for field in fields {
+            // ASCII text, nearly all of it, folds the same way for both (lowercased): checked for
+            // ASCII and folded once.
+            let isASCII = field.utf8.allSatisfy { $0 < 0x80 }
+            let forPrefixes = isASCII ? field.lowercased() : DocumentSearch.foldedForPrefixes(field)
+            if !folded.isEmpty { substringText += "\n" }
+            substringText += isASCII ? forPrefixes : DocumentSearch.foldedForSubstrings(field)
+            folded.append(forPrefixes)
+        }
         self.name = folded[0]
         self.title = folded[1]
         self.captions = folded[2]
         self.urls = folded[3]
-        // ASCII text folds the same way for both (lowercased): folded once.
-        substringText = zip(fields, folded).map { field, folded in
-            field.utf8.allSatisfy { $0 < 0x80 } ? folded : DocumentSearch.foldedForSubstrings(field)
-        }.joined(separator: "\n")
+        self.substringText = substringText
     }
 
     /// No text: what a listing keeps of a document once the index has its text.
