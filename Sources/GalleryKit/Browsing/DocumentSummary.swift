@@ -60,17 +60,19 @@ extension [DocumentSummary] {
     /// Sorts in place, as `sorted(by:reverse:)` orders: a long listing is not held twice.
     public mutating func sort(by key: DocumentSummary.SortKey, reverse: Bool = false) {
         // Keys made once, and positions sorted: comparing summaries themselves copied them at
-        // every comparison.
-        let entries = enumerated().map { position, summary in
+        // every comparison. Fields read in place: `enumerated()` copied every summary (retaining
+        // its strings and path) to read three of them.
+        let entries = indices.map { position in
             let value: Double? =
                 switch key {
                 case .name: nil
-                case .modified: summary.modified?.timeIntervalSinceReferenceDate ?? -.infinity
-                case .created: summary.created?.timeIntervalSinceReferenceDate ?? -.infinity
-                case .size: Double(summary.bytes)
-                case .images: Double(summary.imageCount ?? 0)
+                case .modified: self[position].modified?.timeIntervalSinceReferenceDate ?? -.infinity
+                case .created: self[position].created?.timeIntervalSinceReferenceDate ?? -.infinity
+                case .size: Double(self[position].bytes)
+                case .images: Double(self[position].imageCount ?? 0)
                 }
-            return SortEntry(position: position, isDamaged: summary.error != nil, value: value, name: NaturalSortKey(summary.name))
+            return SortEntry(
+                position: position, isDamaged: self[position].error != nil, value: value, name: NaturalSortKey(self[position].name))
         }
         let order = entries.sorted { first, second in
             if first.isDamaged != second.isDamaged { return !first.isDamaged }
@@ -101,7 +103,8 @@ extension [DocumentSummary] {
     }
 
     private func nameOrder(_ first: Int, _ firstKey: NaturalSortKey, _ second: Int, _ secondKey: NaturalSortKey) -> Bool {
-        if firstKey != secondKey { return firstKey < secondKey }
+        let order = firstKey.compared(to: secondKey)
+        if order != 0 { return order < 0 }
         let firstName = self[first].name, secondName = self[second].name
         return firstName != secondName ? firstName < secondName : self[first].url.path < self[second].url.path
     }
@@ -193,6 +196,19 @@ struct NaturalSortKey: Comparable {
     }
 
     static func < (first: NaturalSortKey, second: NaturalSortKey) -> Bool {
-        first.weights.lexicographicallyPrecedes(second.weights)
+        first.compared(to: second) < 0
+    }
+
+    /// -1, 0 or 1 as this key sorts before, with or after `other`: in one pass over both, on
+    /// their buffers (a listing compares names some 20,000 times).
+    func compared(to other: NaturalSortKey) -> Int {
+        weights.withUnsafeBufferPointer { mine in
+            other.weights.withUnsafeBufferPointer { theirs in
+                for index in 0..<Swift.min(mine.count, theirs.count) where mine[index] != theirs[index] {
+                    return mine[index] < theirs[index] ? -1 : 1
+                }
+                return mine.count == theirs.count ? 0 : mine.count < theirs.count ? -1 : 1
+            }
+        }
     }
 }
