@@ -39,8 +39,8 @@ public struct DocumentBrowser: Sendable {
         // A listing that reads every document (there is no index yet, or none is used) takes
         // each one's stamp from the descriptor it is read through: a `stat` of each first was
         // 3 ms of a 60 ms listing of 2,000 documents, before any could be read.
-        let readsEveryDocument = index.map { FileLocation.status(of: $0.location) == nil } ?? true
-        let files = try galleryFiles(in: folder, recursive: recursive, statting: !readsEveryDocument)
+        let isIndexNew = index.map { FileLocation.status(of: $0.location) == nil } ?? false
+        let files = try galleryFiles(in: folder, recursive: recursive, statting: index != nil && !isIndexNew)
         let search = search.map(DocumentSearch.init)
         let reader = DocumentReader(
             files: files, limits: limits,
@@ -48,8 +48,8 @@ public struct DocumentBrowser: Sendable {
         )
         if let index,
             let listing = index.listing(
-                of: files, in: ListingScope(folder: folder, isRecursive: recursive), matching: search, reader: reader
-            )
+                of: files, in: ListingScope(folder: folder, isRecursive: recursive), matching: search, reader: reader,
+                isNew: isIndexNew)
         {
             return listing
         }

@@ -16,7 +16,7 @@ extension DocumentIndex {
     /// id and a random number (two hosts may share the cache folder, and their process ids).
     static let asideInfix = ".new-"
 
-    /// Lists `files` as `listing(of:in:matching:reader:)` does, into a new index built aside,
+    /// Lists `files` as `listing(of:in:matching:reader:isNew:)` does, into a new index built aside,
     /// then put in place unless another listing's index came first (the listing then says it
     /// is not indexed).
     /// - Returns: nil if the aside index cannot be built (no room, say); the caller then makes

@@ -57,16 +57,17 @@ public struct DocumentIndex: Sendable, Equatable {
     /// up to date in one transaction (rows for what was read, removal of documents of `scope`
     /// that no longer exist) and searched.
     ///
+    /// - Parameter isNew: whether there was no index file when the folder was scanned: every
+    ///   document is then read, already while the index is made, and the index is built aside
+    ///   (`firstListing`).
     /// - Returns: `nil` if the index cannot be used, even rebuilt; the caller lists without it.
     ///   Documents `reader` read on the way are kept in it, so they are not read twice.
     func listing(
-        of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader
+        of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader, isNew: Bool
     ) -> DocumentListing? {
-        // No index yet: every document is to be read, already while the index is made.
-        let isFirst = FileLocation.status(of: location) == nil
-        if isFirst { reader.startReading(Array(files.indices)) }
+        if isNew { reader.startReading(Array(files.indices)) }
         guard let lock = IndexLock(forDatabaseAt: location) else { return nil }
-        if isFirst, let listing = firstListing(of: files, in: scope, matching: search, reader: reader, lock: lock) {
+        if isNew, let listing = firstListing(of: files, in: scope, matching: search, reader: reader, lock: lock) {
             return listing
         }
         var hasRetried = false, hasRebuilt = false

@@ -37,7 +37,7 @@ public struct DocumentSummary: Sendable, Equatable {
     public var pathForDisplay: String { FileLocation.displayText(of: path) }
 
     /// Whether the file's path is valid UTF-8, so that `pathForDisplay` is exactly it.
-    public var hasUTF8Path: Bool { String(validating: path, as: UTF8.self) != nil }
+    public var hasUTF8Path: Bool { FileLocation.utf8Text(of: path) != nil }
 
     /// The orders a listing can be sorted in.
     public enum SortKey: String, Sendable, CaseIterable {

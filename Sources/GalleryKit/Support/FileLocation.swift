@@ -67,8 +67,15 @@ enum FileLocation {
     /// a percent-encoded string instead took 9 ms of a listing of 2,000 documents, this 2), and by
     /// `URL(fileSystemPath:)`, which keeps every byte, when it is not.
     static func fileURL(forPath path: Data) -> URL {
-        guard let text = String(validating: path, as: UTF8.self), !path.contains(0) else { return URL(fileSystemPath: Array(path)) }
+        guard let text = utf8Text(of: path), !text.utf8.contains(0) else { return URL(fileSystemPath: Array(path)) }
         return URL(filePath: text, directoryHint: .notDirectory)
+    }
+
+    /// The bytes as text if they are UTF-8; nil if not. Validated in place where they are
+    /// contiguous (a `Data`'s): through a collection's iterator it cost a listing a microsecond
+    /// a document.
+    static func utf8Text(of bytes: some Collection<UInt8>) -> String? {
+        bytes.withContiguousStorageIfAvailable { String(validating: $0, as: UTF8.self) } ?? String(validating: bytes, as: UTF8.self)
     }
 
     /// The path for messages and listings, as `displayText(of:)` gives its bytes.
@@ -82,13 +89,7 @@ enum FileLocation {
     /// each backslash doubled so the escapes cannot be mistaken for the name's own text.
     /// (U+FFFD in their place, Foundation's repair, would make two names look the same.)
     static func displayText(of bytes: some Collection<UInt8>) -> String {
-        // From the bytes in place where they are contiguous (a `Data`'s): validating through a
-        // collection's iterator costs a listing a microsecond a document.
-        if let text = bytes.withContiguousStorageIfAvailable({ String(validating: $0, as: UTF8.self) })
-            ?? String(validating: bytes, as: UTF8.self)
-        {
-            return text
-        }
+        if let text = utf8Text(of: bytes) { return text }
         var text = ""
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()

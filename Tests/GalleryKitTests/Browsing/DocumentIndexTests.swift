@@ -194,7 +194,7 @@ import Testing
         let reader = DocumentReader(files: files, limits: .standard, settledBefore: .max)
         let listing = try #require(
             index.listing(
-                of: files, in: ListingScope(folder: folder.url, isRecursive: false), matching: nil, reader: reader))
+                of: files, in: ListingScope(folder: folder.url, isRecursive: false), matching: nil, reader: reader, isNew: false))
         #expect(titles(listing) == ["a": "Alpha"])
         let status = try #require(FileLocation.status(of: kept))
         #expect(listing.documents.first?.bytes == Int64(status.st_size))
