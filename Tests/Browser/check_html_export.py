@@ -196,11 +196,24 @@ def check_large_grid(page, data, log):
     page.evaluate("window.scrollTo(0, 0)")
     page.keyboard.press("Escape")
     wait_for_js(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
-    focused = page.evaluate("() => document.activeElement.classList.contains('tile') ? Number(document.activeElement.dataset.index) : null")
+    focused = focused_tile_after_close(page, len(items) - 1)
     check(focused == len(items) - 1, f"after Esc the focus is on tile {focused}, not on the last one")
     visible = page.evaluate("() => { const r = document.activeElement.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }")
     check(visible, "after Esc the last tile is scrolled out of view")
     check_log(log)
+
+
+def focused_tile_after_close(page, expected):
+    """The index of the tile focused once the closed viewer's `close` event has run (a task
+    queued after `open` turns false, which focuses the current image's tile): waits up to 5 s
+    for tile `expected`, then gives whichever has the focus."""
+    focused = """() => { const e = document.activeElement;
+                         return e && e.classList.contains('tile') ? Number(e.dataset.index) : null; }"""
+    try:
+        page.wait_for_function(f"expected => ({focused})() === expected", arg=expected, timeout=5_000, polling=50)
+    except Exception:
+        pass
+    return page.evaluate(focused)
 
 
 def check_references(page, export, data):
@@ -295,8 +308,7 @@ def run(export, screenshots):
                 check_viewer_at(page, data, index, log)
                 page.keyboard.press("Escape")
                 wait_for_js(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
-                focused = page.evaluate("""() => { const e = document.activeElement;
-                    return e && e.classList.contains('tile') ? Number(e.dataset.index) : null; }""")
+                focused = focused_tile_after_close(page, index)
                 check(focused == index, f"after Esc the focus is on tile {focused}, not on tile {index} (the current image)")
                 visible = page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
                     return r.bottom > 0 && r.top < innerHeight; }""")

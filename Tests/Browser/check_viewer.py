@@ -100,8 +100,9 @@ def run(gallery, images, screenshots):
         check_at(page, data, index)
         page.keyboard.press("Escape")
         wait_for_js(page, "() => !document.getElementById('viewer').open", None, "Esc did not close the viewer")
-        focused = page.evaluate("() => document.activeElement && document.activeElement.dataset.id")
-        check(focused == data["items"][index]["id"], "closing the viewer did not focus its image's cell")
+        # The dialog's `close` event, which focuses the cell, is a task queued after `open` turns false.
+        wait_for_js(page, "id => document.activeElement && document.activeElement.dataset.id === id", data["items"][index]["id"],
+                    "closing the viewer did not focus its image's cell")
         check(page.evaluate("location.hash") == "", "the address still names an image after the viewer closed")
 
         # Delete: the image shown goes, on disk; the next one is shown.
