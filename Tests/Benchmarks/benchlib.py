@@ -18,7 +18,8 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # of 300 photos with such a build and went back; 94 runs since (stops 9 and 10, 52 of them under
 # glibc's malloc checks) and valgrind on 40 photos found nothing, and no exported symbol of the
 # binary clashes with libvips' libraries or modules.
-STATIC = ["--static-swift-stdlib"] if sys.platform.startswith("linux") else []
+# And with the README's toolset (metadata through accessors, lld's packed relocations).
+STATIC = ["--static-swift-stdlib", "--toolset", ".ci/release-toolset.json"] if sys.platform.startswith("linux") else []
 
 
 def gallery_binary():

@@ -34,7 +34,8 @@ mkdir -p "$out"
 # static runtime.
 swift package generate-manual --multi-page --configuration debug --authors "The GalleryKit authors" >/dev/null
 manuals=.build/plugins/GenerateManual/outputs/gallery
-swift build -c release --static-swift-stdlib --product gallery
+# The toolset as the README builds it: every start ~3 ms quicker (see there).
+swift build -c release --static-swift-stdlib --toolset .ci/release-toolset.json --product gallery
 program=.build/release/gallery
 version=$("$program" --version)
 arch=$(dpkg --print-architecture)
