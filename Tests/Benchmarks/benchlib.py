@@ -18,7 +18,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # of 300 photos with such a build and went back; 94 runs since (stops 9 and 10, 52 of them under
 # glibc's malloc checks) and valgrind on 40 photos found nothing, and no exported symbol of the
 # binary clashes with libvips' libraries or modules.
-# And with the README's toolset (metadata through accessors, lld's packed relocations).
+# And with the README's toolset (generic metadata through accessors, not by mangled name).
 STATIC = ["--static-swift-stdlib", "--toolset", ".ci/release-toolset.json"] if sys.platform.startswith("linux") else []
 
 

@@ -34,7 +34,7 @@ mkdir -p "$out"
 # static runtime.
 swift package generate-manual --multi-page --configuration debug --authors "The GalleryKit authors" >/dev/null
 manuals=.build/plugins/GenerateManual/outputs/gallery
-# The toolset as the README builds it: every start ~3 ms quicker (see there).
+# With the toolset, as the README builds it: every start about a millisecond quicker (see there).
 swift build -c release --static-swift-stdlib --toolset .ci/release-toolset.json --product gallery
 program=.build/release/gallery
 version=$("$program" --version)
