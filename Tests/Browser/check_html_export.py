@@ -196,24 +196,18 @@ def check_large_grid(page, data, log):
     page.evaluate("window.scrollTo(0, 0)")
     page.keyboard.press("Escape")
     wait_for_js(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
-    focused = focused_tile_after_close(page, len(items) - 1)
-    check(focused == len(items) - 1, f"after Esc the focus is on tile {focused}, not on the last one")
+    wait_for_focus_on_tile(page, len(items) - 1, "after Esc the focus is not on the last tile")
     visible = page.evaluate("() => { const r = document.activeElement.getBoundingClientRect(); return r.bottom > 0 && r.top < innerHeight; }")
     check(visible, "after Esc the last tile is scrolled out of view")
     check_log(log)
 
 
-def focused_tile_after_close(page, expected):
-    """The index of the tile focused once the closed viewer's `close` event has run (a task
-    queued after `open` turns false, which focuses the current image's tile): waits up to 5 s
-    for tile `expected`, then gives whichever has the focus."""
-    focused = """() => { const e = document.activeElement;
-                         return e && e.classList.contains('tile') ? Number(e.dataset.index) : null; }"""
-    try:
-        page.wait_for_function(f"expected => ({focused})() === expected", arg=expected, timeout=5_000, polling=50)
-    except Exception:
-        pass
-    return page.evaluate(focused)
+def wait_for_focus_on_tile(page, index, message):
+    """Waits for tile `index` to have the focus: the closed viewer's `close` event, which gives
+    it, is a task queued after `open` turns false."""
+    wait_for_js(page, """index => { const e = document.activeElement;
+                                    return !!e && e.classList.contains('tile') && Number(e.dataset.index) === index; }""",
+                index, message)
 
 
 def check_references(page, export, data):
@@ -308,8 +302,7 @@ def run(export, screenshots):
                 check_viewer_at(page, data, index, log)
                 page.keyboard.press("Escape")
                 wait_for_js(page, "() => !document.querySelector('.viewer').open", None, "Esc did not close the viewer")
-                focused = focused_tile_after_close(page, index)
-                check(focused == index, f"after Esc the focus is on tile {focused}, not on tile {index} (the current image)")
+                wait_for_focus_on_tile(page, index, f"after Esc the focus is not on tile {index} (the current image)")
                 visible = page.evaluate("""() => { const r = document.activeElement.getBoundingClientRect();
                     return r.bottom > 0 && r.top < innerHeight; }""")
                 check(visible, "after Esc the focused tile is scrolled out of view")
