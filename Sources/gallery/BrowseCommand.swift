@@ -100,8 +100,12 @@ struct BrowseCommand: ParsableCommand {
     func run() throws {
         let url = RawArguments.fileURL(for: folder ?? ".").standardizedFileURL
         let browser = DocumentBrowser(index: noIndex ? nil : DocumentIndex())
-        var documents = try browser.documents(in: url, recursive: recursive, search: search)
-        documents.sort(by: sort, reverse: reverse)
+        try browser.withDocuments(in: url, recursive: recursive, search: search, sortedBy: sort, reverse: reverse) { documents in
+            show(documents, of: url)
+        }
+    }
+
+    private func show(_ documents: [DocumentSummary], of url: URL) {
         if output.json {
             Self.writeJSON(documents)
             return

