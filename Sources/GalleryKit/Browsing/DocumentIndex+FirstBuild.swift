@@ -29,7 +29,7 @@ extension DocumentIndex {
         let aside = URL(fileURLWithPath: location.path + Self.asideInfix + "\(getpid())-\(UInt32.random(in: .min ... .max))")
         do {
             let database = try openDatabase(at: aside, isAside: true)
-            let listing = try self.listing(of: files, in: scope, matching: search, reader: reader, database: database)
+            let listing = try self.listing(of: files, in: scope, matching: search, reader: reader, database: database, commitsLater: true)
             return listing.finishing(by: IndexFinishing { [self] in putInPlace(database, builtAt: aside, lock: lock) })
         } catch {
             removeDatabaseFiles(at: aside)
@@ -37,14 +37,18 @@ extension DocumentIndex {
         }
     }
 
-    /// Closes the aside index, makes it durable and puts it in place (`install`); removes it if
-    /// it cannot be closed or synced.
+    /// Commits and closes the aside index, makes it durable and puts it in place (`install`);
+    /// removes it if it cannot be committed, closed or synced.
     /// - Returns: whether the aside index is now the index.
     private func putInPlace(_ database: DatabaseQueue, builtAt aside: URL, lock: IndexLock) -> Bool {
         do {
-            // Every later connection opens it with the write-ahead log: the header says so
-            // already, so that none of them has to write to switch it.
-            try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+            try database.writeWithoutTransaction { db in
+                // Left open by the listing (none if it found no document).
+                if db.isInsideTransaction { try db.commit() }
+                // Every later connection opens it with the write-ahead log: the header says so
+                // already, so that none of them has to write to switch it.
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
             try database.close()
             try Self.sync(aside)
         } catch {

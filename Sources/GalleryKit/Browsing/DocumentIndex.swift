@@ -99,9 +99,12 @@ public struct DocumentIndex: Sendable, Equatable {
         }
     }
 
+    /// - Parameter commitsLater: whether the transaction that brings the index up to date is left
+    ///   open, for the caller to commit (a first listing's aside index, which nobody else opens,
+    ///   is committed while the listing is shown: `firstListing`).
     func listing(
         of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader,
-        database: DatabaseQueue
+        database: DatabaseQueue, commitsLater: Bool = false
     ) throws -> DocumentListing {
         // One snapshot of the rows in scope: each one's stamp, and the summary of those the
         // listing shows (all of them, or those the search matches: only those are decoded).
@@ -140,7 +143,7 @@ public struct DocumentIndex: Sendable, Equatable {
         var isIndexed = true
         if !stale.isEmpty || !gone.isEmpty {
             do {
-                freshMatches = try database.write { db in
+                freshMatches = try Self.inTransaction(on: database, leftOpen: commitsLater) { db in
                     let ids = try Self.update(stale.map { files[$0] }, removing: gone, db) { range in
                         let positions = Array(stale[range])
                         let documents = reader.documents(at: positions)
@@ -176,6 +179,16 @@ public struct DocumentIndex: Sendable, Equatable {
         return DocumentListing(documents: documents, readCount: reader.readCount, finishing: IndexFinishing(isIndexed: isIndexed))
     }
 
+    /// Runs `updates` in a transaction on `database`, committed when they return, or `leftOpen`
+    /// (for a database opened `isAside`).
+    private static func inTransaction<T>(on database: DatabaseQueue, leftOpen: Bool, _ updates: (Database) throws -> T) throws -> T {
+        guard leftOpen else { return try database.write(updates) }
+        return try database.writeWithoutTransaction { db in
+            try db.beginTransaction()
+            return try updates(db)
+        }
+    }
+
     /// Opens the database, creating or migrating it as needed; or, `isAside`, the file a first
     /// index is built in (`firstListing`), at `file`.
     /// - Throws: any error from SQLite, or `IndexUnusable` if the file is another program's
@@ -206,6 +219,8 @@ public struct DocumentIndex: Sendable, Equatable {
                     """)
         }
         configuration.busyMode = .timeout(busyTimeout)
+        // A first listing commits the aside index after handing its documents over (`firstListing`).
+        configuration.allowsUnsafeTransactions = isAside
         configuration.label = "GalleryKit.DocumentIndex"
         let database = try DatabaseQueue(path: (file ?? location).path, configuration: configuration)
         switch try database.read(Self.schemaState) {
