@@ -29,8 +29,9 @@ extension DocumentIndex {
         let aside = URL(fileURLWithPath: location.path + Self.asideInfix + "\(getpid())-\(UInt32.random(in: .min ... .max))")
         do {
             let database = try openDatabase(at: aside, isAside: true)
-            let listing = try self.listing(of: files, in: scope, matching: search, reader: reader, database: database, commitsLater: true)
-            return listing.finishing(by: IndexFinishing { [self] in putInPlace(database, builtAt: aside, lock: lock) })
+            return try listing(of: files, in: scope, matching: search, reader: reader, database: database, commitsLater: true) {
+                [self] _ in putInPlace(database, builtAt: aside, lock: lock)
+            }
         } catch {
             removeDatabaseFiles(at: aside)
             return nil

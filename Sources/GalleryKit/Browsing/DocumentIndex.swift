@@ -74,14 +74,11 @@ public struct DocumentIndex: Sendable, Equatable {
         while true {
             do {
                 let database = try openDatabase()
-                let listing = try listing(of: files, in: scope, matching: search, reader: reader, database: database)
-                let isIndexed = listing.isIndexed
                 // Closing checkpoints what the listing wrote; the lock is held until it is closed.
-                return listing.finishing(
-                    by: IndexFinishing { [lock] in
-                        withExtendedLifetime(lock) { try? database.close() }
-                        return isIndexed
-                    })
+                return try listing(of: files, in: scope, matching: search, reader: reader, database: database) { [lock] isIndexed in
+                    withExtendedLifetime(lock) { try? database.close() }
+                    return isIndexed
+                }
             } catch let error as DatabaseError where error.isBusy {
                 // Another listing holds the database longer than the timeout: it is in use, so
                 // certainly not to be deleted.
@@ -99,12 +96,17 @@ public struct DocumentIndex: Sendable, Equatable {
         }
     }
 
-    /// - Parameter commitsLater: whether the transaction that brings the index up to date is left
-    ///   open, for the caller to commit (a first listing's aside index, which nobody else opens,
-    ///   is committed while the listing is shown: `firstListing`).
+    /// - Parameters:
+    ///   - commitsLater: whether the transaction that brings the index up to date is left open,
+    ///     for `lastSteps` to commit (a first listing's aside index, which nobody else opens:
+    ///     `firstListing`).
+    ///   - lastSteps: what is left to do with `database` once the index is up to date (or
+    ///     could not be brought up to date: their argument), started then in the background
+    ///     (`IndexFinishing`) while the listing is made from what was read; they return whether
+    ///     the index is up to date with the listing.
     func listing(
         of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader,
-        database: DatabaseQueue, commitsLater: Bool = false
+        database: DatabaseQueue, commitsLater: Bool = false, lastSteps: @escaping @Sendable (_ isIndexed: Bool) -> Bool
     ) throws -> DocumentListing {
         // One snapshot of the rows in scope: each one's stamp, and the summary of those the
         // listing shows (all of them, or those the search matches: only those are decoded).
@@ -163,6 +165,7 @@ public struct DocumentIndex: Sendable, Equatable {
                     ? Set(zip(stale, reader.documents(at: stale)).filter { search!.matches($1.text) }.map { keys[$0.0] }) : nil
             }
         }
+        let finishing = IndexFinishing { [isIndexed] in lastSteps(isIndexed) }
         var isStale = [Bool](repeating: false, count: files.count)
         for position in stale { isStale[position] = true }
         var documents: [DocumentSummary] = []
@@ -176,7 +179,7 @@ public struct DocumentIndex: Sendable, Equatable {
                 documents.append(shown[row].value.summary(atPath: file.path))
             }
         }
-        return DocumentListing(documents: documents, readCount: reader.readCount, finishing: IndexFinishing(isIndexed: isIndexed))
+        return DocumentListing(documents: documents, readCount: reader.readCount, finishing: finishing)
     }
 
     /// Runs `updates` in a transaction on `database`, committed when they return, or `leftOpen`
@@ -267,11 +270,6 @@ struct DocumentListing: Sendable {
     /// Whether the index was used and is up to date with this listing, once its last steps
     /// are done (waiting for them).
     var isIndexed: Bool { finishing.wait() }
-
-    /// The same listing, with `finishing` as the index's last steps.
-    func finishing(by finishing: IndexFinishing) -> DocumentListing {
-        DocumentListing(documents: documents, readCount: readCount, finishing: finishing)
-    }
 }
 
 /// The documents a listing covers, as the index selects their rows.
