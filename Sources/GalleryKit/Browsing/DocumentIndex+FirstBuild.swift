@@ -18,9 +18,9 @@ extension DocumentIndex {
 
     /// Lists `files` as `listing(of:in:matching:reader:isNew:)` does, into a new index built aside,
     /// then put in place unless another listing's index came first (the listing then says it
-    /// is not indexed). Closing, syncing and putting it in place are the listing's last steps
-    /// (`IndexFinishing`); if one of them fails, the aside files are removed and the listing is
-    /// not indexed.
+    /// is not indexed). Committing, closing, syncing and putting it in place are the listing's
+    /// last steps (`IndexFinishing`); if one of them fails, the aside files are removed and the
+    /// listing is not indexed.
     /// - Returns: nil if the aside index cannot be built (no room, say); the caller then makes
     ///   the index in place, or lists without it.
     func firstListing(
