@@ -100,8 +100,10 @@ struct BrowseCommand: ParsableCommand {
     func run() throws {
         let url = RawArguments.fileURL(for: folder ?? ".").standardizedFileURL
         let browser = DocumentBrowser(index: noIndex ? nil : DocumentIndex())
-        try browser.withDocuments(in: url, recursive: recursive, search: search, sortedBy: sort, reverse: reverse) { documents in
-            show(documents, of: url)
+        try Output.holdingBackBrokenPipe {
+            try browser.withDocuments(in: url, recursive: recursive, search: search, sortedBy: sort, reverse: reverse) { documents in
+                show(documents, of: url)
+            }
         }
     }
 

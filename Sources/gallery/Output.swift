@@ -62,6 +62,21 @@ enum Output {
         }
     }
 
+    /// Runs `body` with SIGPIPE held back on this thread, the one that writes: a reader that stops
+    /// early (`gallery browse | head`) then ends the output, not the program, until `body` is
+    /// done, and the program ends as the signal would have ended it when the mask is restored.
+    /// `browse` prints while the index's last steps run: killed at once, a first listing would
+    /// never put its index in place, and a listing always piped to `head` would never have one.
+    static func holdingBackBrokenPipe<Result>(_ body: () throws -> Result) rethrows -> Result {
+        var brokenPipe = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&brokenPipe)
+        sigaddset(&brokenPipe, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &brokenPipe, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        return try body()
+    }
+
     /// Writes `bytes` to standard output's descriptor, after what `print` has buffered.
     /// A closed pipe ends the writing quietly: nobody reads on.
     static func writeToStandardOutput(_ bytes: some Sequence<UInt8>) {

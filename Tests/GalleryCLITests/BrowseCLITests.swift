@@ -32,6 +32,43 @@ import Testing
         return rows.compactMap { $0["name"] as? String }
     }
 
+    /// A reader that stops early (`gallery browse | head`) does not keep a first listing's index
+    /// from being put in place while the listing is printed: the program still ends by SIGPIPE,
+    /// once the index is in place.
+    @Test func aReaderThatStopsEarlyLeavesTheIndexInPlace() throws {
+        try write("Trip.gallery", title: "Trip")
+        for copy in 1...600 { try FileManager.default.copyItem(at: folder.path("Trip.gallery"), to: folder.path("Trip \(copy).gallery")) }
+        // Holding the index's lock as another listing would keeps this one's index from being put
+        // in place (which takes the lock alone) until the pipe is broken.
+        let lock = cache.path("gallery/browse-index.sqlite.lock")
+        try FileManager.default.createDirectory(at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let holder = open(lock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        defer { close(holder) }
+        try #require(holder >= 0 && flock(holder, LOCK_SH) == 0)
+        let process = Process()
+        process.executableURL = Command.gallery
+        process.arguments = ["browse", "--json"]
+        process.currentDirectoryURL = folder.url
+        process.environment = Command.environment.merging(["XDG_CACHE_HOME": cache.url.path]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        // The listing is being printed, more of it than a pipe holds; nobody reads on.
+        #expect(try output.fileHandleForReading.read(upToCount: 1)?.count == 1)
+        try output.fileHandleForReading.close()
+        // Long enough for a program that a broken pipe ends at once to be gone by then; well
+        // within the half second for which putting the index in place waits for the lock.
+        Thread.sleep(forTimeInterval: 0.2)
+        flock(holder, LOCK_UN)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE, "exit \(process.terminationStatus)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: lock.deletingLastPathComponent().path).sorted() == [
+                "browse-index.sqlite", "browse-index.sqlite.lock",
+            ])
+        #expect(try names(browse("--json")).count == 601)
+    }
+
     /// A file name that is not UTF-8 (`caf` + Latin-1 é) is shown as `ls -b` shows it, in the
     /// table, in `--json` (with `fileURL` keeping its bytes) and in `open`'s heading and errors.
     @Test func showsANameThatIsNotUTF8AsLsDoes() throws {

@@ -21,8 +21,10 @@ extension DocumentIndex {
     /// is not indexed). Committing, closing, syncing and putting it in place are the listing's
     /// last steps (`IndexFinishing`); if one of them fails, the aside files are removed and the
     /// listing is not indexed.
-    /// - Returns: nil if the aside index cannot be built (no room, say); the caller then makes
-    ///   the index in place, or lists without it.
+    /// - Returns: nil if the aside index cannot be made or filled (its file cannot be created,
+    ///   say); the caller then makes the index in place, or lists without it. A failure in the
+    ///   last steps (no room for its pages when they are committed, say) leaves this listing
+    ///   without an index, and the next one tries again.
     func firstListing(
         of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader, lock: IndexLock
     ) -> DocumentListing? {
@@ -30,7 +32,7 @@ extension DocumentIndex {
         do {
             let database = try openDatabase(at: aside, isAside: true)
             return try listing(of: files, in: scope, matching: search, reader: reader, database: database, commitsLater: true) {
-                [self] _ in putInPlace(database, builtAt: aside, lock: lock)
+                [self] isIndexed in putInPlace(database, builtAt: aside, isComplete: isIndexed, lock: lock)
             }
         } catch {
             removeDatabaseFiles(at: aside)
@@ -39,9 +41,14 @@ extension DocumentIndex {
     }
 
     /// Commits and closes the aside index, makes it durable and puts it in place (`install`);
-    /// removes it if it cannot be committed, closed or synced.
+    /// removes it if the listing could not fill it (`isComplete`; only it opens the file, so
+    /// only a fault keeps it out), or if it cannot be committed, closed or synced.
     /// - Returns: whether the aside index is now the index.
-    private func putInPlace(_ database: DatabaseQueue, builtAt aside: URL, lock: IndexLock) -> Bool {
+    private func putInPlace(_ database: DatabaseQueue, builtAt aside: URL, isComplete: Bool, lock: IndexLock) -> Bool {
+        guard isComplete else {
+            removeDatabaseFiles(at: aside)
+            return false
+        }
         do {
             try database.writeWithoutTransaction { db in
                 // Left open by the listing (none if it found no document).

@@ -145,7 +145,7 @@ public struct DocumentIndex: Sendable, Equatable {
         var isIndexed = true
         if !stale.isEmpty || !gone.isEmpty {
             do {
-                freshMatches = try Self.inTransaction(on: database, leftOpen: commitsLater) { db in
+                freshMatches = try Self.inTransaction(on: database, committing: !commitsLater) { db in
                     let ids = try Self.update(stale.map { files[$0] }, removing: gone, db) { range in
                         let positions = Array(stale[range])
                         let documents = reader.documents(at: positions)
@@ -182,10 +182,10 @@ public struct DocumentIndex: Sendable, Equatable {
         return DocumentListing(documents: documents, readCount: reader.readCount, finishing: finishing)
     }
 
-    /// Runs `updates` in a transaction on `database`, committed when they return, or `leftOpen`
-    /// (for a database opened `isAside`).
-    private static func inTransaction<T>(on database: DatabaseQueue, leftOpen: Bool, _ updates: (Database) throws -> T) throws -> T {
-        guard leftOpen else { return try database.write(updates) }
+    /// Runs `updates` in a transaction on `database`, committed when they return if `committing`,
+    /// else left open (for a database opened `isAside`).
+    private static func inTransaction<T>(on database: DatabaseQueue, committing: Bool, _ updates: (Database) throws -> T) throws -> T {
+        guard !committing else { return try database.write(updates) }
         return try database.writeWithoutTransaction { db in
             try db.beginTransaction()
             return try updates(db)
@@ -310,6 +310,9 @@ struct ListingScope: Sendable {
 ///
 /// A lock file rather than SQLite's own locks: a rebuild replaces the database file, and an
 /// unlinked file's locks would no longer exclude anyone.
+///
+/// `Sendable` so that a listing's last steps, in the background, hold it until they are done;
+/// one thread at a time uses it (`whileExclusive` converts the lock, which is not atomic).
 final class IndexLock: Sendable {
     private let descriptor: Int32
 

@@ -223,6 +223,7 @@ import Testing
         let listing = try #require(
             index.listing(
                 of: files, in: ListingScope(folder: folder.url, isRecursive: false), matching: nil, reader: reader, isNew: false))
+        listing.finishing.wait()
         #expect(titles(listing) == ["a": "Alpha"])
         let status = try #require(FileLocation.status(of: kept))
         #expect(listing.documents.first?.bytes == Int64(status.st_size))
