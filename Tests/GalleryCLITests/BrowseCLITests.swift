@@ -58,7 +58,7 @@ import Testing
         try output.fileHandleForReading.close()
         // Long enough for a program that a broken pipe ends at once to be gone by then; well
         // within the half second for which putting the index in place waits for the lock.
-        Thread.sleep(forTimeInterval: 0.2)
+        Thread.sleep(forTimeInterval: 0.1)
         flock(holder, LOCK_UN)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE, "exit \(process.terminationStatus)")
