@@ -166,9 +166,14 @@ struct ListedFile: Sendable {
 
     /// The file name without `.gallery`, as `DocumentSummary.name` has it.
     var name: String {
-        // Straight from the bytes when they are UTF-8 (the URL's methods cost microseconds each).
-        let fileName = path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? path.startIndex)...].dropLast(".gallery".utf8.count)
-        return FileLocation.displayText(of: fileName)
+        // Straight from the bytes when they are UTF-8 (the URL's methods cost microseconds each),
+        // searched in place: through Data's own `lastIndex(of:)` and slices, 4,400 instructions.
+        path.withUnsafeBytes { path in
+            let bytes = path.assumingMemoryBound(to: UInt8.self)
+            let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+            let end = max(start, bytes.count - ".gallery".utf8.count)
+            return FileLocation.displayText(of: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        }
     }
 }
 

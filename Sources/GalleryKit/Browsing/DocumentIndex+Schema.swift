@@ -246,11 +246,11 @@ extension DocumentIndex {
                 store.bind(text.urls)
                 store.bind(text.substringText)
                 store.bind(ListingScope.parent(of: file.path))
-                let lastInserted = db.lastInsertedRowID
+                let lastInserted = store.lastInsertedRowID
                 try store.run()
                 let id: Int64
-                if db.lastInsertedRowID != lastInserted {
-                    id = db.lastInsertedRowID
+                if store.lastInsertedRowID != lastInserted {
+                    id = store.lastInsertedRowID
                 } else {
                     lookUp.bind(file.path)
                     guard let found = try lookUp.run() else { throw IndexUnusable(reason: "no row for a stored document") }

@@ -73,10 +73,17 @@ final class DocumentReader: @unchecked Sendable {
     /// The documents at these positions of the listing, with their text, read now unless read
     /// already (a document whose text was let go is read again).
     func documents(at positions: [Int]) -> [IndexedDocument] {
-        // What nobody reads yet is read here, on every core; then what workers read is awaited.
-        DispatchQueue.concurrentPerform(iterations: positions.count) { index in
-            let position = positions[index]
-            if take(position) { finish(read(files[position]), at: position) }
+        // What nobody reads yet is read here, then what workers read is awaited. On this thread
+        // alone while background workers read (they use every core already: helpers on more
+        // threads than cores made a first listing of 2,000 documents 0.6 to 3 ms slower), else
+        // on every core.
+        if condition.withLock({ workerCount > 0 }) {
+            for position in positions where take(position) { finish(read(files[position]), at: position) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: positions.count) { index in
+                let position = positions[index]
+                if take(position) { finish(read(files[position]), at: position) }
+            }
         }
         return positions.map { document(at: $0) }
     }

@@ -7,6 +7,15 @@ struct BundleContents: Sendable, Equatable {
     /// Each entry's position in `names`.
     private(set) var positions: [String: Int] = [:]
 
+    init() {}
+
+    /// Contents with room for `count` entries without growing.
+    init(reservingCapacity count: Int) {
+        names.reserveCapacity(count)
+        sizes.reserveCapacity(count)
+        positions.reserveCapacity(count)
+    }
+
     mutating func append(_ name: String, size: Int64) {
         positions[name] = names.count
         names.append(name)

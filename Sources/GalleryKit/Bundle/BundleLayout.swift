@@ -87,7 +87,8 @@ enum BundleLayout {
             let isEnd = index == bytes.count
             guard isEnd || bytes[index] == UInt8(ascii: "/") else { continue }
             let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
-            if segment.elementsEqual("..".utf8) || segment.elementsEqual(".".utf8) {
+            // "." or "..": compared with both only when that short.
+            if (1...2).contains(segment.count), segment.allSatisfy({ $0 == UInt8(ascii: ".") }) {
                 return "has a '\(String(decoding: segment, as: UTF8.self))' segment"
             }
             // A trailing slash marks a directory entry; its last (empty) segment is allowed.
