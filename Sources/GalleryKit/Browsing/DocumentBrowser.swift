@@ -131,9 +131,13 @@ public struct DocumentBrowser: Sendable {
                     // A file removed since the folder was read is simply not listed.
                     guard found else { return nil }
                 }
-                var path = Data(capacity: prefix.count + name.count)
-                path.append(contentsOf: prefix)
-                path.append(contentsOf: name)
+                // Made at its size and filled in place: `Data(capacity:)` and two appends took
+                // 2,000 instructions a document, before any could be read.
+                var path = Data(count: prefix.count + name.count)
+                path.withUnsafeMutableBytes { path in
+                    path.copyBytes(from: prefix)
+                    UnsafeMutableRawBufferPointer(rebasing: path[prefix.count...]).copyMemory(from: name)
+                }
                 return (isDocumentName, path, typeFromFolder ?? status.st_mode & S_IFMT, typeFromFolder == nil)
             }
             guard let kind else { continue }
