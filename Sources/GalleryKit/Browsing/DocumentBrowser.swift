@@ -133,12 +133,12 @@ public struct DocumentBrowser: Sendable {
                 }
                 // Made at its size and filled in place: `Data(capacity:)` and two appends took
                 // 2,000 instructions a document, before any could be read.
-                var path = Data(count: prefix.count + name.count)
-                path.withUnsafeMutableBytes { path in
-                    path.copyBytes(from: prefix)
-                    UnsafeMutableRawBufferPointer(rebasing: path[prefix.count...]).copyMemory(from: name)
+                var filePath = Data(count: prefix.count + name.count)
+                filePath.withUnsafeMutableBytes { bytes in
+                    bytes.copyBytes(from: prefix)
+                    UnsafeMutableRawBufferPointer(rebasing: bytes[prefix.count...]).copyMemory(from: name)
                 }
-                return (isDocumentName, path, typeFromFolder ?? status.st_mode & S_IFMT, typeFromFolder == nil)
+                return (isDocumentName, filePath, typeFromFolder ?? status.st_mode & S_IFMT, typeFromFolder == nil)
             }
             guard let kind else { continue }
             switch kind.type {
@@ -171,9 +171,9 @@ struct ListedFile: Sendable {
     /// The file name without `.gallery`, as `DocumentSummary.name` has it.
     var name: String {
         // Straight from the bytes when they are UTF-8 (the URL's methods cost microseconds each),
-        // searched in place: through Data's own `lastIndex(of:)` and slices, 4,400 instructions.
-        path.withUnsafeBytes { path in
-            let bytes = path.assumingMemoryBound(to: UInt8.self)
+        // searched in place: Data's own `lastIndex(of:)` and slices took 4,400 instructions.
+        path.withUnsafeBytes { raw in
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
             let start = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
             let end = max(start, bytes.count - ".gallery".utf8.count)
             return FileLocation.displayText(of: UnsafeBufferPointer(rebasing: bytes[start..<end]))

@@ -87,7 +87,7 @@ enum BundleLayout {
             let isEnd = index == bytes.count
             guard isEnd || bytes[index] == UInt8(ascii: "/") else { continue }
             let segment = UnsafeBufferPointer(rebasing: bytes[segmentStart..<index])
-            // "." or "..": compared with both only when that short.
+            // A segment of one or two dots: "." or "..".
             if (1...2).contains(segment.count), segment.allSatisfy({ $0 == UInt8(ascii: ".") }) {
                 return "has a '\(String(decoding: segment, as: UTF8.self))' segment"
             }
