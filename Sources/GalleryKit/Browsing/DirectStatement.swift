@@ -61,7 +61,7 @@ struct DirectStatement {
 
     /// The row id its connection last inserted, from SQLite itself: GRDB's
     /// `Database.lastInsertedRowID` first checks that it is called on the connection's queue
-    /// (450 instructions a call; storing a document calls it three times).
+    /// (450 instructions a call; storing a document calls it twice).
     var lastInsertedRowID: Int64 {
         sqlite3_last_insert_rowid(sqlite3_db_handle(statement.sqliteStatement))
     }

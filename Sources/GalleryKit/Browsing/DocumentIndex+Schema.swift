@@ -248,9 +248,10 @@ extension DocumentIndex {
                 store.bind(ListingScope.parent(of: file.path))
                 let lastInserted = store.lastInsertedRowID
                 try store.run()
+                let inserted = store.lastInsertedRowID
                 let id: Int64
-                if store.lastInsertedRowID != lastInserted {
-                    id = store.lastInsertedRowID
+                if inserted != lastInserted {
+                    id = inserted
                 } else {
                     lookUp.bind(file.path)
                     guard let found = try lookUp.run() else { throw IndexUnusable(reason: "no row for a stored document") }
