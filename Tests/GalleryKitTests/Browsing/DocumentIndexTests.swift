@@ -69,6 +69,28 @@ import Testing
         #expect(try unindexed() == warm.documents.sorted(by: .name))
     }
 
+    /// Texts are bound to the index's statements in place (`DirectStatement`): a text holding a
+    /// NUL comes back whole, not cut at it, and texts longer than a block of bound bytes, and
+    /// many of them, come back as they went in.
+    @Test func textsHoldingANulAndLongTextsRoundTripThroughTheIndex() throws {
+        let long = String(repeating: "harbour ", count: 5_000)
+        try save("Nul.gallery", title: "Before\u{0}after", captions: ["Harbour\u{0}walk"])
+        try save("Long.gallery", title: String(repeating: "L", count: 20_000), captions: [long, long])
+        for number in 0..<40 { try save("Doc \(number).gallery", title: "Title \(number)", captions: ["Caption \(number)"]) }
+        let cold = try listing()
+        #expect(cold.isIndexed && cold.readCount == 42)
+        let warm = try listing()
+        #expect(warm.isIndexed && warm.readCount == 0)
+        #expect(warm.documents.sorted(by: .name) == cold.documents.sorted(by: .name))
+        #expect(warm.documents.first { $0.name == "Nul" }?.title == "Before\u{0}after")
+        #expect(warm.documents.first { $0.name == "Long" }?.title?.count == 20_000)
+        #expect(try unindexed() == warm.documents.sorted(by: .name))
+        let found = try listing(search: "harbour")
+        #expect(found.readCount == 0)
+        #expect(Set(found.documents.map(\.name)) == ["Nul", "Long"])
+        #expect(try listing(search: "caption 7").documents.map(\.name) == ["Doc 7"])
+    }
+
     @Test func readsOnlyDocumentsThatAreNewOrChanged() throws {
         try save("a.gallery", title: "Alpha")
         try save("b.gallery", title: "Bravo")
