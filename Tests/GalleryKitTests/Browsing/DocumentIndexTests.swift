@@ -368,6 +368,33 @@ import Testing
         #expect(titles(warm) == ["a": "Alpha", "b": "Bravo"])
     }
 
+    /// The full-text table keeps no column sizes (only ranking reads them); an index made while
+    /// it kept them is made so in place ("v2"): its rows stay, and it searches as before.
+    @Test func anIndexWhoseFullTextTableKeptColumnSizesIsUpgradedInPlace() throws {
+        try save("a.gallery", title: "Alpha")
+        try save("b.gallery", title: "Bravo", captions: ["Harbour at dawn"])
+        #expect(try listing().readCount == 2)
+        let database = cache.path("browse-index.sqlite")
+        let tables = "SELECT name FROM sqlite_master WHERE name LIKE 'documentText%' ORDER BY name"
+        #expect(try query(database, tables) == ["documentText", "documentText_config", "documentText_data", "documentText_idx"])
+        try sqlite(
+            database,
+            """
+            DROP TABLE documentText;
+            CREATE VIRTUAL TABLE documentText USING fts5(searchName, searchTitle, searchCaptions, searchURLs,
+                tokenize = 'unicode61 remove_diacritics 2', content = 'document', content_rowid = 'id');
+            INSERT INTO documentText (documentText) VALUES ('rebuild');
+            DELETE FROM grdb_migrations WHERE identifier = 'v2';
+            """)
+        #expect(try query(database, tables).contains("documentText_docsize"))
+        let search = try listing(search: "harbour")
+        #expect(search.isIndexed && search.readCount == 0)
+        #expect(titles(search) == ["b": "Bravo"])
+        #expect(try query(database, tables) == ["documentText", "documentText_config", "documentText_data", "documentText_idx"])
+        #expect(try query(database, "SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2"])
+        #expect(titles(try listing()) == ["a": "Alpha", "b": "Bravo"])
+    }
+
     /// A cache folder that cannot be created or written: the listing is made without the index.
     @Test(arguments: ["below a regular file", "read-only folder"])
     func anUnusableCacheFolderListsWithoutTheIndex(kind: String) throws {
@@ -562,6 +589,14 @@ import Testing
         let script = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit(); c.close()"
         let result = try Command.run(try #require(Command.which("python3")), ["-c", script, database.path, sql], in: cache.url)
         try #require(result.status == 0, "\(result)")
+    }
+
+    /// The first column of each row `sql` selects, as text, read with Python's sqlite3 module.
+    func query(_ database: URL, _ sql: String) throws -> [String] {
+        let script = "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); [print(row[0]) for row in c.execute(sys.argv[2])]; c.close()"
+        let result = try Command.run(try #require(Command.which("python3")), ["-c", script, database.path, sql], in: cache.url)
+        try #require(result.status == 0, "\(result)")
+        return result.output.split(separator: "\n").map(String.init)
     }
 
     func removeSideFiles(of database: URL) throws {
