@@ -254,6 +254,26 @@ import Testing
         #expect(try browser.documents(in: folder.url, search: "harbour").map(\.name) == ["a"])
     }
 
+    /// Background workers read only what nobody has read: not a document the caller read, and
+    /// let go of its text once stored, before the workers came to it (rewritten since here, so
+    /// that a second reading would show).
+    @Test func workersDoNotReadAgainWhatTheCallerReadAndLetGo() throws {
+        let first = try save("a.gallery", title: "Alpha")
+        let second = try save("b.gallery", title: "Bravo")
+        let files = [first, second].map { ListedFile(path: Data(FileLocation.bytes(of: $0)), stamp: nil) }
+        let reader = DocumentReader(files: files, limits: .standard, settledBefore: .max)
+        #expect(reader.documents(at: [0, 1]).map(\.summary.title) == ["Alpha", "Bravo"])
+        reader.keepOnlySummaries(at: [0, 1])
+        try FileManager.default.removeItem(at: first)
+        try save("a.gallery", title: "Rewritten")
+        reader.startReading([0, 1])
+        reader.waitForWorkers()
+        #expect(reader.takeSummary(at: 0)?.title == "Alpha")
+        // Its text asked for again, it is read again.
+        #expect(reader.documents(at: [1]).map(\.summary.title) == ["Bravo"])
+        #expect(reader.documents(at: [0]).map(\.summary.title) == ["Rewritten"])
+    }
+
     @Test func aRenamedDocumentIsListedUnderItsNewName() throws {
         try save("Old name.gallery", title: "Kept")
         #expect(try listing().readCount == 1)
