@@ -193,9 +193,15 @@ enum BundleReader {
         } catch let error as GalleryError where error.code == .limitExceeded {
             throw GalleryError(.damagedDocument, "not a gallery document (mimetype is longer than 256 bytes)")
         }
-        // Compared in place: making the expected bytes a `Data` for each document took 1,800
-        // instructions (and one kept in a static is reported as leaked by the fuzzers' sanitizer).
-        guard data.withUnsafeBytes({ $0.elementsEqual(BundleLayout.mimetype.utf8) }) else {
+        // Compared in place with the literal's own bytes: making the expected bytes a `Data` for
+        // each document took 1,800 instructions (and one kept in a static is reported as leaked
+        // by the fuzzers' sanitizer); comparing with its UTF-8 view byte by byte, 1,300.
+        let isExpected = data.withUnsafeBytes { found in
+            BundleLayout.mimetype.utf8.withContiguousStorageIfAvailable { expected in
+                found.count == expected.count && memcmp(found.baseAddress!, expected.baseAddress!, expected.count) == 0
+            } ?? found.elementsEqual(BundleLayout.mimetype.utf8)
+        }
+        guard isExpected else {
             let found = String(decoding: data.prefix(64), as: UTF8.self)
             throw GalleryError(
                 .damagedDocument, "not a gallery document (mimetype is \(found.debugDescription), not \(BundleLayout.mimetype))")

@@ -79,6 +79,7 @@ enum Manifest {
     /// - Complexity: O(n), reading only the ids (an image copied to read its id would be retained
     ///   and released: most of this check's time).
     private static func firstRepeatedID(in images: [GalleryImage]) -> Int? {
+        guard images.count > 1 else { return nil }
         // A small gallery, every listed one, is checked here: a worker pool costs more than its ids.
         if images.count < 4096 {
             var seen = Set<UInt128>(minimumCapacity: images.count)
