@@ -181,36 +181,43 @@ enum Output {
     /// writes in every command, Foundation's calendar included (Julian before 1583), where the
     /// manifest's are proleptic Gregorian.
     static func timestamp(_ date: Date, forPeople: Bool = false) -> String {
+        var text: [UInt8] = []
+        appendTimestamp(date, forPeople: forPeople, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends `timestamp(date, forPeople:)` to `text`: written in place, a listing's dates make
+    /// no strings (two of them for each of 2,000 documents took 5.7 M instructions).
+    static func appendTimestamp(_ date: Date, forPeople: Bool = false, to text: inout [UInt8]) {
         var seconds = time_t(exactly: date.timeIntervalSince1970.rounded(.down)) ?? 0
         var parts = tm()
         // Foundation's calendar is Julian before October 1582; from 1583 on, the two agree.
         guard gmtime_r(&seconds, &parts) != nil, (1583...9999).contains(Int(parts.tm_year) + 1900) else {
-            let text = date.formatted(.iso8601)
-            return forPeople ? String(text.replacingOccurrences(of: "T", with: " ").dropLast()) : text
+            let formatted = date.formatted(.iso8601)
+            text.append(contentsOf: (forPeople ? String(formatted.replacingOccurrences(of: "T", with: " ").dropLast()) : formatted).utf8)
+            return
         }
-        var text: [UInt8] = []
-        text.reserveCapacity(20)
-        func append(_ value: Int32, digits: Int) {
-            var divisor: Int32 = 1
-            for _ in 1..<digits { divisor *= 10 }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
+        // Into a buffer of the form's length, each field's digits from its end: appended byte by
+        // byte, through divisions by a power of ten made for each, took 1,000 instructions.
+        let separator = UInt8(ascii: forPeople ? " " : "T"), dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":")
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            func put(_ value: Int32, digits: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
             }
+            put(parts.tm_year + 1900, digits: 4, at: 0)
+            put(parts.tm_mon + 1, digits: 2, at: 5)
+            put(parts.tm_mday, digits: 2, at: 8)
+            put(parts.tm_hour, digits: 2, at: 11)
+            put(parts.tm_min, digits: 2, at: 14)
+            put(parts.tm_sec, digits: 2, at: 17)
+            (buffer[4], buffer[7], buffer[10], buffer[13], buffer[16]) = (dash, dash, separator, colon, colon)
+            buffer[19] = UInt8(ascii: "Z")
+            text.append(contentsOf: buffer[..<(forPeople ? 19 : 20)])
         }
-        append(parts.tm_year + 1900, digits: 4)
-        text.append(UInt8(ascii: "-"))
-        append(parts.tm_mon + 1, digits: 2)
-        text.append(UInt8(ascii: "-"))
-        append(parts.tm_mday, digits: 2)
-        text.append(UInt8(ascii: forPeople ? " " : "T"))
-        append(parts.tm_hour, digits: 2)
-        text.append(UInt8(ascii: ":"))
-        append(parts.tm_min, digits: 2)
-        text.append(UInt8(ascii: ":"))
-        append(parts.tm_sec, digits: 2)
-        if !forPeople { text.append(UInt8(ascii: "Z")) }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// `value` with exactly `places` decimals ("1.500"), without `String(format:)`, which costs
@@ -290,14 +297,32 @@ extension [UInt8] {
         if let text { JSONValue.append(text, to: &self) } else { appendJSON(literal: "null") }
     }
 
-    /// Appends an integer, or `null`.
+    /// Appends an integer, or `null`: its digits written from the last into a buffer, not a
+    /// string made first.
     mutating func appendJSON(_ number: Int?) {
-        if let number { append(contentsOf: String(number).utf8) } else { appendJSON(literal: "null") }
+        guard let number else { return appendJSON(literal: "null") }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var start = buffer.count
+            var rest = number.magnitude
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            if number < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            append(contentsOf: buffer[start...])
+        }
     }
 
     /// Appends a date as JSONEncoder's `.iso8601` writes it (`"2026-11-23T10:52:46Z"`, in UTC,
-    /// fractions of a second dropped), or `null`.
+    /// fractions of a second dropped), or `null`. Its characters need no escaping.
     mutating func appendJSON(_ date: Date?) {
-        appendJSON(date.map { Output.timestamp($0) })
+        guard let date else { return appendJSON(literal: "null") }
+        append(UInt8(ascii: "\""))
+        Output.appendTimestamp(date, to: &self)
+        append(UInt8(ascii: "\""))
     }
 }

@@ -48,3 +48,27 @@ extension OutputTests {
         #expect(Output.timestamp(date, forPeople: true) == forPeople)
     }
 }
+
+extension OutputTests {
+    /// JSON values written in place read as the strings they stand for.
+    @Test(arguments: dates)
+    func datesAppendedAsJSONAreQuotedTimestamps(date: Date) {
+        var output = Array("[".utf8)
+        output.appendJSON(date)
+        #expect(String(decoding: output, as: UTF8.self) == "[\"\(date.formatted(.iso8601))\"")
+    }
+
+    @Test(arguments: [0, 1, -1, 7, 10, -10, 20_881, 1_234_567_890, Int.max, Int.min])
+    func integersAppendedAsJSONAreTheirDigits(number: Int) {
+        var output = Array("x".utf8)
+        output.appendJSON(number)
+        #expect(String(decoding: output, as: UTF8.self) == "x\(number)")
+    }
+
+    @Test func missingValuesAppendedAsJSONAreNull() {
+        var output: [UInt8] = []
+        output.appendJSON(nil as Int?)
+        output.appendJSON(nil as Date?)
+        #expect(String(decoding: output, as: UTF8.self) == "nullnull")
+    }
+}
