@@ -25,6 +25,10 @@ final class ArchiveReader {
     private let archive: OpaquePointer
     private let fileDescriptor: Int32
     private var currentEntry: ArchiveEntry?
+    /// Where a streaming reader's blocks are read into (`readBlock`); nil for a seekable one.
+    private let block: UnsafeMutableRawBufferPointer?
+    /// Why the last read of a block failed (`errno`), if it did.
+    private var readFailure: Int32?
 
     /// Opens the zip archive at `url`.
     /// - Throws: `GalleryError` with `.fileNotFound` or `.ioFailure` if the file cannot be opened,
@@ -49,18 +53,51 @@ final class ArchiveReader {
         }
         self.archive = archive
         self.fileDescriptor = fileDescriptor
+        block = access == .streaming ? .allocate(byteCount: blockSize, alignment: 16) : nil
         let registered =
             access == .streaming
             ? archive_read_support_format_zip_streamable(archive)
             : archive_read_support_format_zip_seekable(archive)
         try LibArchive.check(registered, archive, "cannot read zip")
         // Small blocks by default: skipping to a late entry reads one block per local header, not 64 KiB.
-        try LibArchive.check(archive_read_open_fd(archive, fileDescriptor, blockSize), archive, "not a readable zip archive")
+        // A streaming reader (a listing's: two entries from the start, nothing skipped) reads the
+        // blocks itself: `archive_read_open_fd` would `fstat` the file first, a system call for
+        // each document a listing reads (which has its status already).
+        let opened =
+            block == nil
+            ? archive_read_open_fd(archive, fileDescriptor, blockSize)
+            : archive_read_open2(archive, Unmanaged.passUnretained(self).toOpaque(), nil, readBlock, nil, nil)
+        try check(opened, "not a readable zip archive")
     }
 
     deinit {
         archive_read_free(archive)
+        block?.deallocate()
         close(fileDescriptor)
+    }
+
+    /// Reads the next block of a streaming reader's file, for libarchive.
+    fileprivate func readNextBlock(into start: UnsafeMutablePointer<UnsafeRawPointer?>?) -> Int {
+        guard let block else { return -1 }
+        while true {
+            let count = read(fileDescriptor, block.baseAddress, block.count)
+            if count >= 0 {
+                start?.pointee = UnsafeRawPointer(block.baseAddress)
+                return count
+            }
+            if errno != EINTR {
+                readFailure = errno
+                return -1
+            }
+        }
+    }
+
+    /// Throws unless `status` is `ARCHIVE_OK`: the system's reason when a block could not be
+    /// read, else libarchive's (`LibArchive.check`).
+    private func check(_ status: Int32, _ operation: String) throws {
+        guard status != ARCHIVE_OK else { return }
+        if let readFailure { throw GalleryError(.damagedDocument, "\(operation): \(String(cString: strerror(readFailure)).lowercased())") }
+        throw LibArchive.error(archive, operation)
     }
 
     /// Moves to the next entry and describes it, or returns `nil` at the end of the archive.
@@ -68,7 +105,7 @@ final class ArchiveReader {
         var entry: OpaquePointer?
         let status = archive_read_next_header(archive, &entry)
         if status == ARCHIVE_EOF { currentEntry = nil; return nil }
-        try LibArchive.check(status, archive, "damaged zip archive")
+        try check(status, "damaged zip archive")
         guard let entry else { throw GalleryError(.damagedDocument, "damaged zip archive") }
         let described = try ArchiveEntry(entry, formatName: archive_format_name(archive).map { String(cString: $0) })
         currentEntry = described
@@ -105,7 +142,7 @@ final class ArchiveReader {
         while true {
             let status = archive_read_data_block(archive, &buffer, &size, &offset)
             if status == ARCHIVE_EOF { break }
-            try LibArchive.check(status, archive, "entry \(entry.name) is damaged")
+            try check(status, "entry \(entry.name) is damaged")
             // Sparse zip entries do not exist; a gap means the data is not what it claims.
             guard offset == produced else { throw GalleryError(.damagedDocument, "entry \(entry.name) is damaged (bad block offset)") }
             produced += Int64(size)
@@ -175,4 +212,12 @@ final class ArchiveReader {
             setlocale(LC_CTYPE, "C.UTF-8")
         }
     }()
+}
+
+/// libarchive's read callback for a streaming `ArchiveReader`, its client data the reader.
+private func readBlock(
+    _: OpaquePointer?, _ reader: UnsafeMutableRawPointer?, _ start: UnsafeMutablePointer<UnsafeRawPointer?>?
+) -> la_ssize_t {
+    guard let reader else { return -1 }
+    return la_ssize_t(Unmanaged<ArchiveReader>.fromOpaque(reader).takeUnretainedValue().readNextBlock(into: start))
 }
