@@ -48,6 +48,19 @@ import Testing
         Dictionary(uniqueKeysWithValues: listing.documents.map { ($0.name, $0.title ?? "damaged: \($0.error?.reason ?? "")") })
     }
 
+    /// The folder listed twice: the first listing reads `count` documents, the second reads
+    /// none (all from the index), and both agree with each other and with a listing made
+    /// without the index. Returns the second.
+    func listedColdThenWarm(reading count: Int) throws -> DocumentListing {
+        let cold = try listing()
+        #expect(cold.isIndexed && cold.readCount == count)
+        let warm = try listing()
+        #expect(warm.isIndexed && warm.readCount == 0)
+        #expect(warm.documents.sorted(by: .name) == cold.documents.sorted(by: .name))
+        #expect(try unindexed() == warm.documents.sorted(by: .name))
+        return warm
+    }
+
     /// The same listing without the index, for comparison.
     func unindexed(recursive: Bool = false, search: String? = nil) throws -> [DocumentSummary] {
         try DocumentBrowser().documents(in: folder.url, recursive: recursive, search: search).sorted(by: .name)
@@ -60,13 +73,8 @@ import Testing
     @Test func emptyTitlesAndCaptionsRoundTripThroughTheIndex() throws {
         try save("Empty.gallery", title: "", captions: ["", nil])
         try save("Plain.gallery", title: "Plain")
-        let cold = try listing()
-        #expect(cold.isIndexed && cold.readCount == 2)
-        let warm = try listing()
-        #expect(warm.isIndexed && warm.readCount == 0)
-        #expect(warm.documents.sorted(by: .name) == cold.documents.sorted(by: .name))
+        let warm = try listedColdThenWarm(reading: 2)
         #expect(warm.documents.first { $0.name == "Empty" }?.title == "")
-        #expect(try unindexed() == warm.documents.sorted(by: .name))
     }
 
     /// Texts are bound to the index's statements in place (`DirectStatement`): a text holding a
@@ -77,14 +85,9 @@ import Testing
         try save("Nul.gallery", title: "Before\u{0}after", captions: ["Harbour\u{0}walk"])
         try save("Long.gallery", title: String(repeating: "L", count: 20_000), captions: [long, long])
         for number in 0..<40 { try save("Doc \(number).gallery", title: "Title \(number)", captions: ["Caption \(number)"]) }
-        let cold = try listing()
-        #expect(cold.isIndexed && cold.readCount == 42)
-        let warm = try listing()
-        #expect(warm.isIndexed && warm.readCount == 0)
-        #expect(warm.documents.sorted(by: .name) == cold.documents.sorted(by: .name))
+        let warm = try listedColdThenWarm(reading: 42)
         #expect(warm.documents.first { $0.name == "Nul" }?.title == "Before\u{0}after")
         #expect(warm.documents.first { $0.name == "Long" }?.title?.count == 20_000)
-        #expect(try unindexed() == warm.documents.sorted(by: .name))
         let found = try listing(search: "harbour")
         #expect(found.readCount == 0)
         #expect(Set(found.documents.map(\.name)) == ["Nul", "Long"])
