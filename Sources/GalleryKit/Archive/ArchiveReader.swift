@@ -8,7 +8,8 @@ import Foundation
 final class ArchiveReader {
     /// How libarchive walks the archive.
     enum Access {
-        /// Follows local headers from the start; reads only as far as asked (listing).
+        /// Follows local headers from the start; reads only as far as asked (listing). The data
+        /// of an entry passed over is read through, not sought past.
         case streaming
         /// Loads the central directory first; sees every entry's true name, type and size.
         case seekable
@@ -96,7 +97,7 @@ final class ArchiveReader {
     /// read, else libarchive's (`LibArchive.check`).
     private func check(_ status: Int32, _ operation: String) throws {
         guard status != ARCHIVE_OK else { return }
-        if let readFailure { throw GalleryError(.damagedDocument, "\(operation): \(String(cString: strerror(readFailure)).lowercased())") }
+        if let readFailure { throw LibArchive.readError(readFailure, operation) }
         throw LibArchive.error(archive, operation)
     }
 

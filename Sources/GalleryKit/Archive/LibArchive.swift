@@ -31,6 +31,12 @@ enum LibArchive {
         return GalleryError(.ioFailure, "\(operation): \(String(cString: strerror(number)).lowercased())")
     }
 
+    /// A block of the archive's file that could not be read (`errno` `number`), as the system
+    /// words it ("input/output error").
+    static func readError(_ number: Int32, _ operation: String) -> GalleryError {
+        GalleryError(.ioFailure, "\(operation): \(String(cString: strerror(number)).lowercased())")
+    }
+
     /// libarchive computes zip (DOS) timestamps with `localtime`, so the same document would
     /// come out with different bytes in another time zone (spec §determinism). Pin the process
     /// to UTC while a header is written; the lock keeps concurrent writers from restoring early.

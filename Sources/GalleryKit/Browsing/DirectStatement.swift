@@ -23,6 +23,12 @@ struct DirectStatement: ~Copyable {
         statement = try db.makeStatement(sql: sql)
     }
 
+    // SQLite may keep a static value's address until the statement is finalized: none is left
+    // pointing into the bound bytes when they go (a statement bound but never run).
+    deinit {
+        sqlite3_clear_bindings(statement.sqliteStatement)
+    }
+
     /// Binds the next parameter.
     mutating func bind(_ value: Int64?) {
         position += 1
@@ -42,19 +48,19 @@ struct DirectStatement: ~Copyable {
         position += 1
         guard var value else { return bindNull() }
         value.withUTF8 { text in
-            let copy = boundBytes.copy(UnsafeRawBufferPointer(text))
-            // A length of -1 tells SQLite that the text ends with a NUL, which the full-text
-            // index needs; a text that holds a NUL of its own is bound with its length.
-            let length = copy.hasNUL ? Int32(text.count) : -1
-            _ = sqlite3_bind_text(statement.sqliteStatement, position, copy.start.assumingMemoryBound(to: CChar.self), length, nil)
+            let start = boundBytes.append(UnsafeRawBufferPointer(text))
+            // A length of -1 marks the text as ending with a NUL, so that the full-text index
+            // reads it in place (SQLite copies a text without one to end it with one); a text
+            // that holds a NUL of its own is bound with its length.
+            let length = memchr(start, 0, text.count) == nil ? -1 : Int32(text.count)
+            _ = sqlite3_bind_text(statement.sqliteStatement, position, start.assumingMemoryBound(to: CChar.self), length, nil)
         }
     }
 
     mutating func bind(_ value: Data) {
         position += 1
         value.withUnsafeBytes { bytes in
-            let copy = boundBytes.copy(bytes)
-            _ = sqlite3_bind_blob(statement.sqliteStatement, position, copy.start, Int32(bytes.count), nil)
+            _ = sqlite3_bind_blob(statement.sqliteStatement, position, boundBytes.append(bytes), Int32(bytes.count), nil)
         }
     }
 
@@ -187,11 +193,13 @@ private struct BoundBytes: ~Copyable {
     /// The block being filled, and how much of it is.
     private var current = 0
     private var used = 0
+    /// The bytes appended since `removeAll()`, in every block.
+    private var total = 0
 
-    /// A copy of `bytes` and a NUL after it, at an address that stays valid until `removeAll()`
-    /// (never null, even for no bytes: SQLite would bind NULL instead of an empty value); and
-    /// whether `bytes` hold a NUL themselves.
-    mutating func copy(_ bytes: UnsafeRawBufferPointer) -> (start: UnsafeRawPointer, hasNUL: Bool) {
+    /// Appends a copy of `bytes` and a NUL after it, at an address that stays valid until
+    /// `removeAll()` (never null, even for no bytes: SQLite would bind NULL instead of an empty
+    /// value); returns that address.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawPointer {
         let size = bytes.count + 1
         while current < blocks.count, blocks[current].count - used < size {
             current += 1
@@ -205,13 +213,21 @@ private struct BoundBytes: ~Copyable {
         if let source = bytes.baseAddress { start.copyMemory(from: source, byteCount: bytes.count) }
         start.storeBytes(of: 0, toByteOffset: bytes.count, as: UInt8.self)
         used += size
-        return (UnsafeRawPointer(start), memchr(start, 0, bytes.count) != nil)
+        total += size
+        return UnsafeRawPointer(start)
     }
 
-    /// Makes every block free to be written over.
+    /// Makes every block free to be written over. A run that took more than one block leaves
+    /// one block of its size instead: blocks kept as they were made would add up, when the
+    /// values grow from run to run, to all the values bound since the statement was made.
     mutating func removeAll() {
+        if current > 0 {
+            for block in blocks { block.deallocate() }
+            blocks = [.allocate(byteCount: max(total, 16_384), alignment: 1)]
+        }
         current = 0
         used = 0
+        total = 0
     }
 
     deinit {

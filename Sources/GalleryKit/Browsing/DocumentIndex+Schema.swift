@@ -47,7 +47,8 @@ extension DocumentIndex {
                     );
                     CREATE INDEX document_folder ON document(folder);
                     """)
-            // The full-text index (`createFullTextTable`), as "v2" wants it.
+            // The full-text index (`createFullTextTable`), made as "v2" leaves an older one:
+            // "v2" then has nothing to do.
             try createFullTextTable(db)
         }
         // Indexes made before the full-text table was created without its column sizes (a new

@@ -12,7 +12,7 @@ final class DocumentReader: @unchecked Sendable {
     private let limits: BundleLimits
     private let settledBefore: Int64
     /// Guards `slots`, `queued`, `nextQueued` and `workerCount`; broadcast whenever a document
-    /// has been read.
+    /// has been read, and whenever a worker stops.
     private let condition = NSCondition()
     private var slots: [Slot]
     /// The positions the background workers read, in order, and the next one to take.
@@ -141,15 +141,16 @@ final class DocumentReader: @unchecked Sendable {
         }
     }
 
-    /// Waits until no background worker reads.
+    /// Waits until no background worker reads (for tests).
     func waitForWorkers() {
         condition.withLock {
             while workerCount > 0 { condition.wait() }
         }
     }
 
-    /// Marks the document at `position` as being read, if nobody has read it or reads it: `true`
-    /// if the caller is to read it.
+    /// Marks the document at `position` as being read, unless it is read or being read with its
+    /// text (one whose text was let go, or whose summary was taken, is read again): `true` if the
+    /// caller is to read it.
     private func take(_ position: Int) -> Bool {
         condition.withLock { takeLocked(position) }
     }

@@ -128,7 +128,8 @@ private struct SortEntry {
 /// much the same order, but on Linux each call creates a locale: sorting 2,000 names took
 /// 150 ms. What this leaves out is a language's own rules (Swedish "å" after "z").
 struct NaturalSortKey: Comparable {
-    /// The weights compared, one a scalar and one for each number's count of digits.
+    /// The weights compared: one for each scalar but a number's leading zeros, and one for each
+    /// number's count of digits.
     private(set) var weights: [UInt32] = []
 
     init(_ name: String) {

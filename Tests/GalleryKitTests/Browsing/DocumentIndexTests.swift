@@ -91,6 +91,8 @@ import Testing
         let found = try listing(search: "harbour")
         #expect(found.readCount == 0)
         #expect(Set(found.documents.map(\.name)) == ["Nul", "Long"])
+        // After the NUL: the caption was not cut at it.
+        #expect(try listing(search: "walk").documents.map(\.name) == ["Nul"])
         #expect(try listing(search: "caption 7").documents.map(\.name) == ["Doc 7"])
     }
 
@@ -416,6 +418,12 @@ import Testing
         #expect(try query(database, tables) == ["documentText", "documentText_config", "documentText_data", "documentText_idx"])
         #expect(try query(database, "SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2"])
         #expect(titles(try listing()) == ["a": "Alpha", "b": "Bravo"])
+        // The rebuilt table forgets a rewritten document's old text ('delete' with the old values).
+        try FileManager.default.removeItem(at: folder.path("b.gallery"))
+        try save("b.gallery", title: "Bravo", captions: ["Market at noon"])
+        #expect(titles(try listing(search: "market")) == ["b": "Bravo"])
+        #expect(try listing(search: "harbour").documents.isEmpty)
+        try sqlite(database, "INSERT INTO documentText (documentText, rank) VALUES ('integrity-check', 1)")
     }
 
     /// A cache folder that cannot be created or written: the listing is made without the index.
