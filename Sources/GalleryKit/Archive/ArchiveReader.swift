@@ -59,7 +59,7 @@ final class ArchiveReader {
             access == .streaming
             ? archive_read_support_format_zip_streamable(archive)
             : archive_read_support_format_zip_seekable(archive)
-        try LibArchive.check(registered, archive, "cannot read zip")
+        try check(registered, "cannot read zip")
         // Small blocks by default: skipping to a late entry reads one block per local header, not 64 KiB.
         // A streaming reader (a listing's: two entries from the start, nothing skipped) reads the
         // blocks itself: `archive_read_open_fd` would `fstat` the file first, a system call for

@@ -54,8 +54,8 @@ extension DocumentIndex {
         // Indexes made before the full-text table was created without its column sizes (a new
         // index gets it so from "v1"): it is made again, from the rows it indexes.
         migrator.registerMigration("v2") { db in
-            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'documentText'") ?? ""
-            guard !sql.lowercased().contains("columnsize") else { return }
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'documentText_docsize')") == true
+            else { return }
             try db.drop(table: "documentText")
             try createFullTextTable(db)
             try db.execute(sql: "INSERT INTO documentText (documentText) VALUES ('rebuild')")

@@ -140,21 +140,21 @@ struct NaturalSortKey: Comparable {
             self.weights = weights
         } else {
             let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            weights = Self.weights(of: folded.unicodeScalars, count: folded.unicodeScalars.count)
+            weights = Self.weights(of: folded.unicodeScalars, atMost: folded.utf8.count)
         }
     }
 
     /// The weights of an ASCII name's bytes; nil if they are not all ASCII.
     private static func asciiWeights(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt32]? {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return weights(of: bytes.lazy.map(Unicode.Scalar.init), count: bytes.count)
+        return weights(of: bytes.lazy.map(Unicode.Scalar.init), atMost: bytes.count)
     }
 
-    /// The weights of `count` scalars: a number as its count of digits (more digits, larger
-    /// number), then its digits, the count written once the number ends. Written in place, at
-    /// most two a scalar (a list of digits for each number, and a key growing as it was made,
-    /// took 3,800 instructions a name).
-    private static func weights(of scalars: some Sequence<Unicode.Scalar>, count: Int) -> [UInt32] {
+    /// The weights of at most `count` scalars: a number as its count of digits (more digits,
+    /// larger number), then its digits, the count written once the number ends. Written in
+    /// place, at most two a scalar (a list of digits for each number, and a key growing as it
+    /// was made, took 3,800 instructions a name).
+    private static func weights(of scalars: some Sequence<Unicode.Scalar>, atMost count: Int) -> [UInt32] {
         [UInt32](unsafeUninitializedCapacity: 2 * count) { weights, written in
             // Where the count of the number being read goes.
             var countIndex: Int?
