@@ -60,7 +60,12 @@ public struct DocumentBrowser: Sendable {
         // each one's stamp from the descriptor it is read through: a `stat` of each first was
         // 3 ms of a 60 ms listing of 2,000 documents, before any could be read.
         let isIndexNew = index.map { FileLocation.status(of: $0.location) == nil } ?? false
-        let files = try galleryFiles(in: folder, recursive: recursive, statting: index != nil && !isIndexNew)
+        // A first listing's index is made aside on another core while the folder is scanned,
+        // once the folder opens (a folder that cannot be listed leaves no trace in the cache).
+        var aside: BackgroundWork<AsideIndex?>?
+        let files = try galleryFiles(in: folder, recursive: recursive, statting: index != nil && !isIndexNew) {
+            if isIndexNew { aside = index?.makingAsideIndex() }
+        }
         let search = search.map(DocumentSearch.init)
         let reader = DocumentReader(
             files: files, limits: limits,
@@ -69,13 +74,13 @@ public struct DocumentBrowser: Sendable {
         if let index,
             let listing = index.listing(
                 of: files, in: ListingScope(folder: folder, isRecursive: recursive), matching: search, reader: reader,
-                isNew: isIndexNew)
+                aside: aside)
         {
             return listing
         }
         let documents = reader.documents(at: Array(files.indices)).filter { !$0.isGone }
         let kept = search.map { search in documents.filter { search.matches($0.text) } } ?? documents
-        return DocumentListing(documents: kept.map(\.summary), readCount: reader.readCount, finishing: IndexFinishing(isIndexed: false))
+        return DocumentListing(documents: kept.map(\.summary), readCount: reader.readCount, finishing: BackgroundWork(done: false))
     }
 
     /// The regular `.gallery` files in `folder` (and its subfolders when `recursive`), each
@@ -85,7 +90,8 @@ public struct DocumentBrowser: Sendable {
     ///
     /// `readdir` and `fstatat` on the folder's descriptor: FileManager's enumerator with
     /// resource values cost 90 ms for 2,000 documents, this about 3 ms.
-    private func galleryFiles(in folder: URL, recursive: Bool, statting: Bool) throws -> [ListedFile] {
+    /// - Parameter whenOpened: called once the folder is open, before it is read.
+    private func galleryFiles(in folder: URL, recursive: Bool, statting: Bool, whenOpened: () -> Void) throws -> [ListedFile] {
         guard let status = FileLocation.status(of: folder) else {
             throw GalleryError(.fileNotFound, url: folder, "no such folder")
         }
@@ -93,7 +99,7 @@ public struct DocumentBrowser: Sendable {
         var path = FileLocation.bytes(of: folder)
         while path.count > 1, path.last == UInt8(ascii: "/") { path.removeLast() }
         var files: [ListedFile] = []
-        guard Self.collectGalleryFiles(in: path, recursive: recursive, statting: statting, into: &files) else {
+        guard Self.collectGalleryFiles(in: path, recursive: recursive, statting: statting, into: &files, whenOpened: whenOpened) else {
             throw GalleryError.system("cannot list the folder", url: folder)
         }
         return files
@@ -101,7 +107,9 @@ public struct DocumentBrowser: Sendable {
 
     /// Appends the documents in the folder at `path` to `files`; `false` if it cannot be read
     /// (a subfolder that cannot is skipped).
-    private static func collectGalleryFiles(in path: [UInt8], recursive: Bool, statting: Bool, into files: inout [ListedFile]) -> Bool {
+    private static func collectGalleryFiles(
+        in path: [UInt8], recursive: Bool, statting: Bool, into files: inout [ListedFile], whenOpened: () -> Void = {}
+    ) -> Bool {
         let descriptor = FileLocation.open(URL(fileSystemPath: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         guard let directory = fdopendir(descriptor) else {
@@ -109,6 +117,7 @@ public struct DocumentBrowser: Sendable {
             return false
         }
         defer { closedir(directory) }
+        whenOpened()
         let prefix = path == [UInt8(ascii: "/")] ? path : path + [UInt8(ascii: "/")]
         let suffix = Array(".gallery".utf8)
         var subfolders: [[UInt8]] = []

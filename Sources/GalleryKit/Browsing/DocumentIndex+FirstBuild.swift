@@ -16,26 +16,47 @@ extension DocumentIndex {
     /// id and a random number (two hosts may share the cache folder, and their process ids).
     static let asideInfix = ".new-"
 
-    /// Lists `files` as `listing(of:in:matching:reader:isNew:)` does, into a new index built aside,
+    /// Starts making the index aside, in the background: its lock taken, its file created
+    /// with its tables. A first listing starts it once its folder opens, and scans the folder
+    /// meanwhile: made after the scan, they took the core that then had documents to read.
+    /// - Returns: what `firstListing` fills; nil if the lock could not be taken (the listing is
+    ///   then made without the index).
+    func makingAsideIndex() -> BackgroundWork<AsideIndex?> {
+        let aside = URL(fileURLWithPath: location.path + Self.asideInfix + "\(getpid())-\(UInt32.random(in: .min ... .max))")
+        return BackgroundWork { [self] in
+            // Taken before the file is made: a listing putting its own index in place removes
+            // the aside files of listings it takes for killed ones.
+            guard let lock = IndexLock(forDatabaseAt: location) else { return nil }
+            do {
+                return AsideIndex(lock: lock, database: try openDatabase(at: aside, isAside: true), location: aside)
+            } catch {
+                removeDatabaseFiles(at: aside)
+                return AsideIndex(lock: lock, database: nil, location: aside)
+            }
+        }
+    }
+
+    /// Lists `files` as `listing(of:in:matching:reader:aside:)` does, into the index made aside,
     /// then put in place unless another listing's index came first (the listing then says it
     /// is not indexed). Committing, closing, syncing and putting it in place are the listing's
-    /// last steps (`IndexFinishing`); if one of them fails, the aside files are removed and the
+    /// last steps (`BackgroundWork`); if one of them fails, the aside files are removed and the
     /// listing is not indexed.
-    /// - Returns: nil if the aside index cannot be made or filled (its file cannot be created,
-    ///   say); the caller then makes the index in place, or lists without it. A failure in the
-    ///   last steps (no room for its pages when they are committed, say) leaves this listing
-    ///   without an index, and the next one tries again.
+    /// - Returns: nil if the aside index could not be made or filled (its file could not be
+    ///   created, say); the caller then makes the index in place, or lists without it. A failure
+    ///   in the last steps (no room for its pages when they are committed, say) leaves this
+    ///   listing without an index, and the next one tries again.
     func firstListing(
-        of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader, lock: IndexLock
+        of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader,
+        into aside: AsideIndex
     ) -> DocumentListing? {
-        let aside = URL(fileURLWithPath: location.path + Self.asideInfix + "\(getpid())-\(UInt32.random(in: .min ... .max))")
+        guard let database = aside.database else { return nil }
         do {
-            let database = try openDatabase(at: aside, isAside: true)
             return try listing(of: files, in: scope, matching: search, reader: reader, database: database, commitsLater: true) {
-                [self] isIndexed in putInPlace(database, builtAt: aside, isComplete: isIndexed, lock: lock)
+                [self] isIndexed in putInPlace(database, builtAt: aside.location, isComplete: isIndexed, lock: aside.lock)
             }
         } catch {
-            removeDatabaseFiles(at: aside)
+            try? database.close()
+            removeDatabaseFiles(at: aside.location)
             return nil
         }
     }
@@ -101,4 +122,14 @@ extension DocumentIndex {
         defer { close(descriptor) }
         guard fdatasync(descriptor) == 0 else { throw SystemError.current }
     }
+}
+
+/// A first listing's index, made aside (`DocumentIndex.makingAsideIndex()`).
+struct AsideIndex: Sendable {
+    /// The shared lock, held until the index is in place.
+    var lock: IndexLock
+    /// The database, with its tables; nil if it could not be made.
+    var database: DatabaseQueue?
+    /// Its file.
+    var location: URL
 }

@@ -57,18 +57,24 @@ public struct DocumentIndex: Sendable, Equatable {
     /// up to date in one transaction (rows for what was read, removal of documents of `scope`
     /// that no longer exist) and searched.
     ///
-    /// - Parameter isNew: whether there was no index file when the folder was scanned: every
-    ///   document is then read, already while the index is made, and the index is built aside
-    ///   (`firstListing`).
+    /// - Parameter aside: the index being made aside (`makingAsideIndex()`) when there was no
+    ///   index file when the folder was scanned: every document is then read, already while the
+    ///   index is made, into the index built aside (`firstListing`).
     /// - Returns: `nil` if the index cannot be used, even rebuilt; the caller lists without it.
     ///   Documents `reader` read on the way are kept in it, so they are not read twice.
     func listing(
-        of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader, isNew: Bool
+        of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader,
+        aside: BackgroundWork<AsideIndex?>?
     ) -> DocumentListing? {
-        if isNew { reader.startReading(Array(files.indices)) }
-        guard let lock = IndexLock(forDatabaseAt: location) else { return nil }
-        if isNew, let listing = firstListing(of: files, in: scope, matching: search, reader: reader, lock: lock) {
-            return listing
+        let lock: IndexLock
+        if let aside {
+            reader.startReading(Array(files.indices))
+            guard let made = aside.wait() else { return nil }
+            if let listing = firstListing(of: files, in: scope, matching: search, reader: reader, into: made) { return listing }
+            lock = made.lock
+        } else {
+            guard let shared = IndexLock(forDatabaseAt: location) else { return nil }
+            lock = shared
         }
         var hasRetried = false, hasRebuilt = false
         while true {
@@ -102,7 +108,7 @@ public struct DocumentIndex: Sendable, Equatable {
     ///     `firstListing`).
     ///   - lastSteps: what is left to do with `database` once the index is up to date (or
     ///     could not be brought up to date: their argument), started then in the background
-    ///     (`IndexFinishing`) while the listing is made from what was read; they return whether
+    ///     (`BackgroundWork`) while the listing is made from what was read; they return whether
     ///     the index is up to date with the listing.
     func listing(
         of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader,
@@ -165,7 +171,7 @@ public struct DocumentIndex: Sendable, Equatable {
                     ? Set(zip(stale, reader.documents(at: stale)).filter { search!.matches($1.text) }.map { keys[$0.0] }) : nil
             }
         }
-        let finishing = IndexFinishing { [isIndexed] in lastSteps(isIndexed) }
+        let finishing = BackgroundWork { [isIndexed] in lastSteps(isIndexed) }
         var isStale = [Bool](repeating: false, count: files.count)
         for position in stale { isStale[position] = true }
         var documents: [DocumentSummary] = []
@@ -265,7 +271,7 @@ struct DocumentListing: Sendable {
     /// How many documents were read from their files (the rest came from the index).
     var readCount: Int
     /// The index's last steps, which may still be running.
-    var finishing: IndexFinishing
+    var finishing: BackgroundWork<Bool>
 
     /// Whether the index was used and is up to date with this listing, once its last steps
     /// are done (waiting for them).

@@ -249,7 +249,7 @@ import Testing
         let reader = DocumentReader(files: files, limits: .standard, settledBefore: .max)
         let listing = try #require(
             index.listing(
-                of: files, in: ListingScope(folder: folder.url, isRecursive: false), matching: nil, reader: reader, isNew: false))
+                of: files, in: ListingScope(folder: folder.url, isRecursive: false), matching: nil, reader: reader, aside: nil))
         listing.finishing.wait()
         #expect(titles(listing) == ["a": "Alpha"])
         let status = try #require(FileLocation.status(of: kept))
@@ -424,6 +424,19 @@ import Testing
         #expect(titles(try listing(search: "market")) == ["b": "Bravo"])
         #expect(try listing(search: "harbour").documents.isEmpty)
         try sqlite(database, "INSERT INTO documentText (documentText, rank) VALUES ('integrity-check', 1)")
+    }
+
+    /// A folder that cannot be listed leaves nothing in the cache: the first index is started
+    /// only once the folder opens.
+    @Test(arguments: ["missing", "a file"])
+    func aFolderThatCannotBeListedLeavesTheCacheAsItWas(kind: String) throws {
+        let listed = folder.path("listed")
+        if kind == "a file" { try Data("not a folder".utf8).write(to: listed) }
+        let index = DocumentIndex(at: cache.path("gallery/browse-index.sqlite"))
+        #expect(throws: GalleryError.self) { try DocumentBrowser(index: index).documents(in: listed) }
+        // Nor a moment later, from work left running in the background.
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache.url.path).isEmpty)
     }
 
     /// A cache folder that cannot be created or written: the listing is made without the index.
