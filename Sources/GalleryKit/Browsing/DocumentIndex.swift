@@ -117,6 +117,7 @@ public struct DocumentIndex: Sendable, Equatable {
         // One snapshot of the rows in scope: each one's stamp, and the summary of those the
         // listing shows (all of them, or those the search matches: only those are decoded).
         let isFiltering = search.map { !$0.matchesEverything } ?? false
+        if isFiltering { try Self.bringFullTextInStep(database) }
         let (stamps, shown) = try database.read { db in
             let shown = try Self.documents(in: scope, matching: isFiltering ? search : nil, expecting: files.count, db)
             return (isFiltering ? try Self.stamps(in: scope, expecting: files.count, db) : nil, shown)
@@ -152,7 +153,9 @@ public struct DocumentIndex: Sendable, Equatable {
         if !stale.isEmpty || !gone.isEmpty {
             do {
                 freshMatches = try Self.inTransaction(on: database, committing: !commitsLater) { db in
-                    let ids = try Self.update(stale.map { files[$0] }, removing: gone, db) { range in
+                    let ids = try Self.update(
+                        stale.map { files[$0] }, removing: gone, db, leavingFullTextBehind: commitsLater && !isFiltering
+                    ) { range in
                         let positions = Array(stale[range])
                         let documents = reader.documents(at: positions)
                         // A listing that shows every document needs only their summaries now.
