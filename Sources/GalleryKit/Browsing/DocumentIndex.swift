@@ -219,6 +219,11 @@ public struct DocumentIndex: Sendable, Equatable {
         // then read the whole log to rebuild its index, 13 ms at every listing once it held
         // 20 MB.
         configuration.prepareDatabase { db in
+            // Pages of 16 KiB for a new file (an existing one keeps its own): a first listing's
+            // commit writes each page with a call of its own, 300 of 4 KiB for 2,000 documents
+            // (-0.95 ms for that listing, paired median of 100 rounds; warm listings and searches
+            // unchanged).
+            try db.execute(sql: "PRAGMA page_size = 16384")
             // Nobody else opens the file: no journal, no log, and nothing synced until it is whole.
             if isAside { return try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY") }
             var persist: Int32 = 1

@@ -212,6 +212,7 @@ import Testing
         let header = try Data(contentsOf: database).prefix(20)
         #expect(header.prefix(16) == Data("SQLite format 3\0".utf8))
         #expect(Array(header.suffix(2)) == [2, 2], "not in write-ahead-log mode")
+        #expect(Array(header[16..<18]) == [0x40, 0x00], "not in pages of 16 KiB")
         let warm = try listing()
         #expect(warm.isIndexed && warm.readCount == 0)
         #expect(titles(warm) == titles(first))
