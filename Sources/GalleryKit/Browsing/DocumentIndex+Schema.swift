@@ -72,25 +72,40 @@ extension DocumentIndex {
     /// Whether the full-text index holds the text of every row. A first listing that searches
     /// nothing stores its rows without it, and later listings keep it that way, until the
     /// first search builds it whole (`bringFullTextInStep`): most listings are never searched,
-    /// and the full-text inserts and their flush at the commit were 3.3 ms of a first listing
-    /// of 2,000 documents (paired median of 120 rounds), the flush on its critical path.
+    /// and the full-text inserts and their flush at the commit took a first listing of 2,000
+    /// documents 5.0 ms longer (paired median of 120 rounds), the flush on its critical path.
+    /// Only a database without rows is put behind (`update`), so an index in use never falls
+    /// behind between a search's `bringFullTextInStep` and its query.
     static func isFullTextInStep(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT isInStep FROM fullTextState") ?? false
     }
 
-    /// Builds the full-text index from the rows, unless it holds their text already. In a
-    /// transaction of its own, before a search reads the index.
+    /// Builds the full-text index from the rows, unless it holds their text already: in a
+    /// transaction of its own, taking the write lock from the start (a read then a write
+    /// fails at once when another listing commits in between), before a search asks it.
     static func bringFullTextInStep(_ database: DatabaseQueue) throws {
         guard try !database.read(isFullTextInStep) else { return }
-        try database.write { db in
+        try database.inTransaction(.immediate) { db in
             // Another listing's search may have built it meanwhile.
-            guard try !isFullTextInStep(db) else { return }
-            try db.execute(sql: "INSERT INTO documentText (documentText) VALUES ('rebuild'); UPDATE fullTextState SET isInStep = 1")
+            guard try !isFullTextInStep(db) else { return .commit }
+            try db.execute(
+                sql: """
+                    INSERT INTO documentText (documentText) VALUES ('rebuild');
+                    DELETE FROM fullTextState; INSERT INTO fullTextState VALUES (1)
+                    """)
+            return .commit
         }
     }
 
+    /// Whether `search` asks the full-text index: not when it has no word to look up (only text
+    /// written without spaces, found by substring, or nothing that can match).
+    static func usesFullText(_ search: DocumentSearch) -> Bool {
+        !search.matchesNothing && !search.prefixes.isEmpty
+    }
+
     /// The full-text index over a row's search text (`SearchableText`: name, title, captions and
-    /// URLs, folded by GalleryKit), kept in step by `update`, not by triggers: they would tell it
+    /// URLs, folded by GalleryKit), built whole by `bringFullTextInStep` and kept in step by
+    /// `update`, not by triggers: they would tell it
     /// to forget and to add row by row, and FTS5 flushes whenever the two alternate (see
     /// `update`). unicode61 folds case and (with remove_diacritics 2) Latin diacritics too:
     /// "cafe" finds "Café". `searchText` holds all of it folded for substrings
@@ -214,21 +229,23 @@ extension DocumentIndex {
     }
 
     /// Stores what was read of each file (a new row, or the file's row updated), removes the
-    /// rows of documents that no longer exist (or were gone when read), and brings the
-    /// full-text index in step.
-    /// - Parameter read: the documents of a range of `files`, asked for in order, a chunk at a
-    ///   time, so that they can be read while the previous chunk is stored.
+    /// rows of documents that no longer exist (or were gone when read), and keeps the full-text
+    /// index in step, unless it is behind (`isFullTextInStep`) or left behind.
+    /// - Parameters:
+    ///   - leavingFullTextBehind: whether the rows are stored without the full-text index, for
+    ///     its first search to build, if the database has no rows yet: a first listing's, which
+    ///     searches nothing. An index with rows is never put behind.
+    ///   - read: the documents of a range of `files`, asked for in order, a chunk at a time, so
+    ///     that they can be read while the previous chunk is stored.
     /// - Returns: the row ids of the stored documents, in order.
     /// - Complexity: O(documents + gone) runs of four prepared statements.
-    /// - Parameter leavingFullTextBehind: whether the rows are stored without the full-text
-    ///   index (`isFullTextInStep`), for its first search to build: a first listing's, which
-    ///   searches nothing. It is kept in step otherwise, unless it is behind already.
     static func update(
         _ files: [ListedFile], removing gone: [Data], _ db: Database, leavingFullTextBehind: Bool = false,
         read: (Range<Int>) -> [IndexedDocument]
     ) throws -> [Int64] {
+        let hasRows = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document)") ?? true
         var keepsFullText = try isFullTextInStep(db)
-        if keepsFullText && leavingFullTextBehind {
+        if keepsFullText && leavingFullTextBehind && !hasRows {
             try db.execute(sql: "UPDATE fullTextState SET isInStep = 0")
             keepsFullText = false
         }
@@ -245,8 +262,7 @@ extension DocumentIndex {
             """, in: db)
         // Nothing to forget in a new index (2,000 lookups that find no row were 3 ms of a first
         // listing's main thread), nor in a full-text index that is behind (built whole later).
-        let forgets = try keepsFullText && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document)") ?? true
-        for path in forgets ? files.map(\.path) + gone : [] {
+        for path in keepsFullText && hasRows ? files.map(\.path) + gone : [] {
             forget.bind(path)
             try forget.run()
         }

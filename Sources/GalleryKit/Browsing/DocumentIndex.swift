@@ -117,7 +117,9 @@ public struct DocumentIndex: Sendable, Equatable {
         // One snapshot of the rows in scope: each one's stamp, and the summary of those the
         // listing shows (all of them, or those the search matches: only those are decoded).
         let isFiltering = search.map { !$0.matchesEverything } ?? false
-        if isFiltering { try Self.bringFullTextInStep(database) }
+        // Built by the first search that asks it. Busy, the listing is made without the index;
+        // failing otherwise, the index is rebuilt, as for any other failure.
+        if let search, isFiltering, Self.usesFullText(search) { try Self.bringFullTextInStep(database) }
         let (stamps, shown) = try database.read { db in
             let shown = try Self.documents(in: scope, matching: isFiltering ? search : nil, expecting: files.count, db)
             return (isFiltering ? try Self.stamps(in: scope, expecting: files.count, db) : nil, shown)
@@ -221,8 +223,9 @@ public struct DocumentIndex: Sendable, Equatable {
         configuration.prepareDatabase { db in
             // Pages of 16 KiB for a new file (an existing one keeps its own): a first listing's
             // commit writes each page with a call of its own, 300 of 4 KiB for 2,000 documents
-            // (-0.95 ms for that listing, paired median of 100 rounds; warm listings and searches
-            // unchanged).
+            // (-0.95 ms for that listing, paired median of 100 rounds). Warm listings and
+            // searches measured the same; a listing storing 1% of 2,000 documents again, which
+            // logs whole pages, +1.2 and -0.9 ms in two runs (25 and 40 rounds): noise.
             try db.execute(sql: "PRAGMA page_size = 16384")
             // Nobody else opens the file: no journal, no log, and nothing synced until it is whole.
             if isAside { return try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY") }

@@ -12,10 +12,10 @@ import Testing
         #expect(work.wait() == "done" && work.wait() == "done", "a second wait gives the same")
     }
 
-    /// A listing made on Dispatch's global threads (as `gallery serve` makes them) does not wait
-    /// for one of them to run its index's work while every one of them is busy, maybe waiting
-    /// too: the waiting thread runs the work itself.
-    @Test func theWaitingThreadRunsTheWorkWhenNoOtherThreadIsFree() {
+    /// A listing made on Dispatch's global threads (as `gallery serve` makes them) gets its
+    /// work's result while every one of them is busy, maybe waiting too: the work does not wait
+    /// for one of them.
+    @Test func theWorkEndsWhileEveryDispatchThreadIsBusy() {
         let holders = 64
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
