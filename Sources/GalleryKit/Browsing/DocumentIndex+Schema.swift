@@ -105,11 +105,10 @@ extension DocumentIndex {
 
     /// The full-text index over a row's search text (`SearchableText`: name, title, captions and
     /// URLs, folded by GalleryKit), built whole by `bringFullTextInStep` and kept in step by
-    /// `update`, not by triggers: they would tell it
-    /// to forget and to add row by row, and FTS5 flushes whenever the two alternate (see
-    /// `update`). unicode61 folds case and (with remove_diacritics 2) Latin diacritics too:
-    /// "cafe" finds "Café". `searchText` holds all of it folded for substrings
-    /// (`DocumentSearch.substrings`).
+    /// `update`, not by triggers: they would tell it to forget and to add row by row, and FTS5
+    /// flushes whenever the two alternate (see `update`). unicode61 folds case and (with
+    /// remove_diacritics 2) Latin diacritics too: "cafe" finds "Café". `searchText` holds all
+    /// of it folded for substrings (`DocumentSearch.substrings`).
     ///
     /// Without the size of each column in tokens, which only ranking (`bm25`) reads and a
     /// listing does not rank: storing them took every insert a second one into a table of
