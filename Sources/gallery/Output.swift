@@ -177,9 +177,9 @@ enum Output {
     /// people (`2026-11-23 10:52:46`, `forPeople`). By `gmtime_r` and digits: a `Date.FormatStyle`
     /// costs a millisecond at its first use, and every command prints a date or two.
     ///
-    /// Not GalleryKit's RFC 3339 writer: the CLI's dates match what its `JSONEncoder` (`json(_:)`)
-    /// writes in every command, Foundation's calendar included (Julian before 1583), where the
-    /// manifest's are proleptic Gregorian.
+    /// Not GalleryKit's RFC 3339 dates, whose fields are proleptic Gregorian: the CLI's match what
+    /// its `JSONEncoder` (`json(_:)`) writes in every command, Foundation's calendar included
+    /// (Julian before 1583). Only the writing of the fields is shared (`RFC3339.write`).
     static func timestamp(_ date: Date, forPeople: Bool = false) -> String {
         var text: [UInt8] = []
         appendTimestamp(date, forPeople: forPeople, to: &text)
@@ -197,25 +197,13 @@ enum Output {
             text.append(contentsOf: (forPeople ? String(formatted.replacingOccurrences(of: "T", with: " ").dropLast()) : formatted).utf8)
             return
         }
-        // Into a buffer of the form's length, each field's digits from its end: appended byte by
-        // byte, through divisions by a power of ten made for each, took 1,000 instructions.
-        let separator = UInt8(ascii: forPeople ? " " : "T"), dash = UInt8(ascii: "-"), colon = UInt8(ascii: ":")
+        // Into a buffer of the form's length (`RFC3339.write`): appended byte by byte, through
+        // divisions by a power of ten made for each, took 1,000 instructions.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            func put(_ value: Int32, digits: Int, at offset: Int) {
-                var rest = value
-                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
-                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
-            put(parts.tm_year + 1900, digits: 4, at: 0)
-            put(parts.tm_mon + 1, digits: 2, at: 5)
-            put(parts.tm_mday, digits: 2, at: 8)
-            put(parts.tm_hour, digits: 2, at: 11)
-            put(parts.tm_min, digits: 2, at: 14)
-            put(parts.tm_sec, digits: 2, at: 17)
-            (buffer[4], buffer[7], buffer[10], buffer[13], buffer[16]) = (dash, dash, separator, colon, colon)
-            buffer[19] = UInt8(ascii: "Z")
+            RFC3339.write(
+                year: Int64(parts.tm_year) + 1900, month: Int64(parts.tm_mon) + 1, day: Int64(parts.tm_mday),
+                hour: Int64(parts.tm_hour), minute: Int64(parts.tm_min), second: Int64(parts.tm_sec),
+                separator: UInt8(ascii: forPeople ? " " : "T"), into: buffer)
             text.append(contentsOf: buffer[..<(forPeople ? 19 : 20)])
         }
     }

@@ -97,7 +97,7 @@ final class ArchiveReader {
     /// read, else libarchive's (`LibArchive.check`).
     private func check(_ status: Int32, _ operation: String) throws {
         guard status != ARCHIVE_OK else { return }
-        if let readFailure { throw LibArchive.readError(readFailure, operation) }
+        if let readFailure { throw LibArchive.systemError(readFailure, operation) }
         throw LibArchive.error(archive, operation)
     }
 

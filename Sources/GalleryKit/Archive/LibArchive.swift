@@ -28,12 +28,12 @@ enum LibArchive {
         guard number > 0, number != EINVAL, number != EILSEQ else {
             return GalleryError(.ioFailure, error(archive, operation).reason)
         }
-        return GalleryError(.ioFailure, "\(operation): \(String(cString: strerror(number)).lowercased())")
+        return systemError(number, operation)
     }
 
-    /// A block of the archive's file that could not be read (`errno` `number`), as the system
-    /// words it ("input/output error").
-    static func readError(_ number: Int32, _ operation: String) -> GalleryError {
+    /// A failed read or write of the archive's file (`errno` `number`), as the system words it
+    /// ("input/output error").
+    static func systemError(_ number: Int32, _ operation: String) -> GalleryError {
         GalleryError(.ioFailure, "\(operation): \(String(cString: strerror(number)).lowercased())")
     }
 
