@@ -58,7 +58,6 @@ struct BrowserRoutes {
         }
         api.post("documents") { request, _ in
             let title = try await JSONBody.decode(NewDocument.self, from: request).title
-            if let title, title.count > Gallery.maximumTextLength { throw APIError(.badRequest, "the title is too long") }
             let folder = folder.url
             let created = try await offloaded { try GalleryDocument.createDocument(in: folder, title: title).url }
             return record(created, .created, status: .created)

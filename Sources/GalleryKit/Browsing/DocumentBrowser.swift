@@ -63,8 +63,19 @@ public struct DocumentBrowser: Sendable {
         // A first listing's index is made aside on another core while the folder is scanned,
         // once the folder opens (a folder that cannot be listed leaves no trace in the cache).
         var aside: BackgroundWork<AsideIndex?>?
-        let files = try galleryFiles(in: folder, recursive: recursive, statting: index != nil && !isIndexNew) {
-            if isIndexNew { aside = index?.makingAsideIndex() }
+        let files: [ListedFile]
+        do {
+            files = try galleryFiles(in: folder, recursive: recursive, statting: index != nil && !isIndexNew) {
+                if isIndexNew { aside = index?.makingAsideIndex() }
+            }
+        } catch {
+            // A listing ends with nothing of its own left running: an aside index started before
+            // the folder could not be read is waited for and removed.
+            if let index, let made = aside?.wait() {
+                try? made.database?.close()
+                index.removeDatabaseFiles(at: made.location)
+            }
+            throw error
         }
         let search = search.map(DocumentSearch.init)
         let reader = DocumentReader(
@@ -190,30 +201,26 @@ struct ListedFile: Sendable {
     }
 }
 
-/// What tells one version of a file from another without reading it: the device and inode
-/// (a save renames a new file into place), the size, and the modification and status-change
-/// times in nanoseconds. The status-change time moves at every write and cannot be set back,
-/// not even by `touch -d`, which restores only the modification time.
+/// What tells one version of a file from another without reading it (its `FileIdentity`:
+/// device, inode, size, modification and status-change times), and whether those can vouch for
+/// its content at a later listing.
 struct FileStamp: Equatable, Sendable {
-    /// Which file it is, and its size and modification time.
+    /// Which file it is, its size and its times.
     var identity: FileIdentity
-    /// The status-change time, which also moves when a rewrite keeps the size and sets the
-    /// modification time back.
-    var changedNanoseconds: Int64
 
     var device: UInt64 { identity.device }
     var inode: UInt64 { identity.inode }
     var size: Int64 { identity.size }
     var modifiedNanoseconds: Int64 { identity.modifiedNanoseconds }
+    var changedNanoseconds: Int64 { identity.changedNanoseconds }
 
-    init(identity: FileIdentity, changedNanoseconds: Int64) {
+    init(identity: FileIdentity) {
         self.identity = identity
-        self.changedNanoseconds = changedNanoseconds
     }
 
-    /// A file's stamp: its identity and its status-change time.
+    /// A file's stamp.
     init(_ status: stat) {
-        self.init(identity: FileIdentity(status), changedNanoseconds: status.changedNanoseconds)
+        self.init(identity: FileIdentity(status))
     }
 
     /// The wall clock now, in nanoseconds since 1970, as file times are kept.

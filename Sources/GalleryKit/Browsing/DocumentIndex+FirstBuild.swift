@@ -26,7 +26,7 @@ extension DocumentIndex {
         return BackgroundWork { [self] in
             // Taken before the file is made: a listing putting its own index in place removes
             // the aside files of listings it takes for killed ones.
-            guard let lock = IndexLock(forDatabaseAt: location) else { return nil }
+            guard let lock = FileLock.sharingIndex(at: location) else { return nil }
             do {
                 return AsideIndex(lock: lock, database: try openDatabase(at: aside, isAside: true), location: aside)
             } catch {
@@ -65,7 +65,7 @@ extension DocumentIndex {
     /// removes it if the listing could not fill it (`isComplete`; only it opens the file, so
     /// only a fault keeps it out), or if it cannot be committed, closed or synced.
     /// - Returns: whether the aside index is now the index.
-    private func putInPlace(_ database: DatabaseQueue, builtAt aside: URL, isComplete: Bool, lock: IndexLock) -> Bool {
+    private func putInPlace(_ database: DatabaseQueue, builtAt aside: URL, isComplete: Bool, lock: FileLock) -> Bool {
         guard isComplete else {
             removeDatabaseFiles(at: aside)
             return false
@@ -90,7 +90,7 @@ extension DocumentIndex {
     /// Renames the aside index into place, holding the lock alone, unless an index is there by
     /// then (it stays: another listing may be using it); otherwise removes the aside files.
     /// - Returns: whether the aside index is now the index.
-    func install(_ aside: URL, lock: IndexLock) -> Bool {
+    func install(_ aside: URL, lock: FileLock) -> Bool {
         var isInstalled = false
         _ = lock.whileExclusive {
             guard FileLocation.status(of: location) == nil else { return }
@@ -127,7 +127,7 @@ extension DocumentIndex {
 /// A first listing's index, made aside (`DocumentIndex.makingAsideIndex()`).
 struct AsideIndex: Sendable {
     /// The shared lock, held until the index is in place.
-    var lock: IndexLock
+    var lock: FileLock
     /// The database, with its tables; nil if it could not be made.
     var database: DatabaseQueue?
     /// Its file.

@@ -393,8 +393,9 @@ extension FileStamp {
     init(_ row: DirectRow) throws {
         let identity = FileIdentity(
             device: UInt64(bitPattern: try row.required(row.integer(1), 1)), inode: UInt64(bitPattern: try row.required(row.integer(2), 2)),
-            size: try row.required(row.integer(3), 3), modifiedNanoseconds: try row.required(row.integer(4), 4)
+            size: try row.required(row.integer(3), 3), modifiedNanoseconds: try row.required(row.integer(4), 4),
+            changedNanoseconds: try row.required(row.integer(5), 5)
         )
-        self.init(identity: identity, changedNanoseconds: try row.required(row.integer(5), 5))
+        self.init(identity: identity)
     }
 }

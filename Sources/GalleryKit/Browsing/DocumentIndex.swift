@@ -66,14 +66,14 @@ public struct DocumentIndex: Sendable, Equatable {
         of files: [ListedFile], in scope: ListingScope, matching search: DocumentSearch?, reader: DocumentReader,
         aside: BackgroundWork<AsideIndex?>?
     ) -> DocumentListing? {
-        let lock: IndexLock
+        let lock: FileLock
         if let aside {
             reader.startReading(Array(files.indices))
             guard let made = aside.wait() else { return nil }
             if let listing = firstListing(of: files, in: scope, matching: search, reader: reader, into: made) { return listing }
             lock = made.lock
         } else {
-            guard let shared = IndexLock(forDatabaseAt: location) else { return nil }
+            guard let shared = FileLock.sharingIndex(at: location) else { return nil }
             lock = shared
         }
         var hasRetried = false, hasRebuilt = false
@@ -323,50 +323,39 @@ struct ListingScope: Sendable {
     }
 }
 
-/// The advisory lock (`flock` on `browse-index.sqlite.lock`) that keeps a rebuild from deleting
+/// The index's lock (`flock` on `browse-index.sqlite.lock`), which keeps a rebuild from deleting
 /// the database under another listing: listings share it, a rebuild takes it alone.
 ///
 /// A lock file rather than SQLite's own locks: a rebuild replaces the database file, and an
 /// unlinked file's locks would no longer exclude anyone.
-///
-/// `Sendable` so that a listing's last steps, in the background, hold it until they are done;
-/// one thread at a time uses it (`whileExclusive` converts the lock, which is not atomic).
-final class IndexLock: Sendable {
-    private let descriptor: Int32
-
-    /// Takes the shared lock, waiting up to two seconds while a rebuild holds it; `nil` if the
-    /// lock file cannot be created (a read-only or impossible cache folder) or the wait is over.
-    init?(forDatabaseAt database: URL) {
-        let folder = database.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+extension FileLock {
+    /// Takes the shared lock of the index at `database`, waiting up to two seconds while a
+    /// rebuild holds it; `nil` if the lock file cannot be created (a read-only or impossible
+    /// cache folder) or the wait is over.
+    static func sharingIndex(at database: URL) -> FileLock? {
+        try? FileManager.default.createDirectory(at: database.deletingLastPathComponent(), withIntermediateDirectories: true)
         let url = URL(fileURLWithPath: database.path + ".lock")
-        var descriptor = FileLocation.open(url, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o644)
-        if descriptor < 0 { descriptor = FileLocation.open(url, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { return nil }
-        guard Self.lock(descriptor, LOCK_SH, for: .seconds(2)) else {
-            close(descriptor)
-            return nil
+        // In a read-only cache folder, a lock file made earlier is locked through a read-only descriptor.
+        for flags in [O_RDWR | O_CREAT, O_RDONLY] {
+            do throws(Failure) {
+                return try FileLock(url, opening: flags, .shared, within: .seconds(2))
+            } catch .cannotOpen {
+                continue
+            } catch {
+                return nil
+            }
         }
-        self.descriptor = descriptor
-    }
-
-    deinit {
-        // Closing the descriptor releases the lock.
-        close(descriptor)
+        return nil
     }
 
     /// Runs `body` holding the lock alone, then shares it again; `false` (without running
     /// `body`) if other listings keep sharing it for half a second.
     func whileExclusive(_ body: () -> Void) -> Bool {
-        // Converting a flock is not atomic: on failure the shared lock may be gone too, which
-        // is fine, as the caller then stops using the index.
-        guard Self.lock(descriptor, LOCK_EX, for: .milliseconds(500)) else { return false }
+        // On failure the shared lock may be gone too, which is fine, as the caller then stops
+        // using the index.
+        guard convert(to: .exclusive, within: .milliseconds(500)) else { return false }
         body()
-        return Self.lock(descriptor, LOCK_SH, for: .seconds(2))
-    }
-
-    private static func lock(_ descriptor: Int32, _ operation: Int32, for timeout: Duration) -> Bool {
-        FlockWait.acquire(operation, on: descriptor, within: timeout, retryingEvery: .milliseconds(5)) == 0
+        return convert(to: .shared, within: .seconds(2))
     }
 }
 

@@ -32,15 +32,9 @@ extension GalleryDocument {
                 return offsets.count
             }
         }
-        // Lock folders in path order so two opposite transfers cannot deadlock; one lock per folder
-        // (a second flock on the same folder from this process would wait for itself).
-        // Folders of the files themselves, links followed: that is where the saves happen.
-        // Each lock's errors name a document of the user's in that folder.
-        var documents: [String: URL] = [:]
-        for url in [destination, source] { documents[FileLocation.target(of: url).deletingLastPathComponent().path] = url }
-        let locks = try documents.sorted { $0.key < $1.key }.map { folder, document in
-            try DirectoryLock(folder: URL(fileURLWithPath: folder), naming: document, timeout: lockTimeout)
-        }
+        // The folders of the files themselves, links followed: that is where the saves happen.
+        let locks = try FileLock.lockingFolders(
+            [destination, source].map { (FileLocation.target(of: $0).deletingLastPathComponent(), $0) }, timeout: lockTimeout)
         var from = try GalleryDocument(contentsOf: source)
         var to = try GalleryDocument(contentsOf: destination)
         try to.insertCopies(ofImagesAt: offsets, from: from, at: position)

@@ -179,7 +179,7 @@ extension GalleryDocument {
         guard FileLocation.status(of: url) != nil else {
             throw GalleryError(.fileNotFound, url: url, "no such document")
         }
-        let lock = try DirectoryLock(forDocumentAt: FileLocation.target(of: url), timeout: lockTimeout)
+        let lock = try FileLock(forDocumentAt: FileLocation.target(of: url), timeout: lockTimeout)
         var document = try GalleryDocument(contentsOf: url, limits: limits)
         let result = try GalleryError.attributing(to: url) { try body(&document) }
         try document.saveHoldingLock()
@@ -194,7 +194,7 @@ extension GalleryDocument {
     /// - Throws: `.busy` if another process holds the lock; `.documentChanged` if the file was
     ///   replaced since this document was opened (re-open it and edit again).
     public mutating func save(replacingExisting: Bool = false, lockTimeout: Duration = .seconds(5)) throws {
-        let lock = try DirectoryLock(forDocumentAt: FileLocation.target(of: url), timeout: lockTimeout)
+        let lock = try FileLock(forDocumentAt: FileLocation.target(of: url), timeout: lockTimeout)
         try saveHoldingLock(replacingExisting: replacingExisting)
         withExtendedLifetime(lock) {}
     }

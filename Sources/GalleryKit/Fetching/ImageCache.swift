@@ -113,11 +113,11 @@ public final class ImageCache: Sendable {
     /// Removes least recently used files until the folder holds at most nine tenths of the
     /// capacity, if it holds more than the capacity. Skipped while another program does it.
     public func evictIfNeeded() {
-        let lockFile = folder.appendingPathComponent("lock")
-        let descriptor = FileLocation.open(lockFile, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return }
+        guard
+            let lock = try? FileLock(
+                folder.appendingPathComponent("lock"), opening: O_RDWR | O_CREAT, mode: 0o600, .exclusive, within: .zero)
+        else { return }
+        defer { withExtendedLifetime(lock) {} }
         var files = files()
         var total = files.reduce(0) { $0 + $1.size }
         growth.reset()
@@ -141,19 +141,18 @@ public final class ImageCache: Sendable {
         return folder.appendingPathComponent("keys/\(sha256.prefix(2))/\(sha256)")
     }
 
-    /// Writes `bytes` beside `url` and renames them to it, so readers see the whole file or none.
+    /// Writes `bytes` to `url` through `AtomicFile`, so readers see the whole file or none. Not
+    /// synced: a cache may lose what it was given last in a power cut, and reads check every
+    /// object's SHA-256.
     private func write(_ bytes: Data, to url: URL) -> Bool {
         let parent = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let temporary = parent.appendingPathComponent(".tmp-\(UUID().uuidString)")
-        do throws(SystemError) {
-            try FileLocation.createFile(temporary, contents: bytes, mode: 0o600)
-            try FileLocation.rename(temporary, to: url)
-            return true
-        } catch {
-            FileLocation.unlink(temporary)
-            return false
+        let written = try? AtomicFile.write(to: url, mode: .replace, newFileMode: 0o600, syncing: false) { descriptor in
+            guard bytes.withUnsafeBytes({ FileLocation.writeAll($0, to: descriptor) }) else {
+                throw GalleryError.system("cannot write", url: url)
+            }
         }
+        return written != nil
     }
 
     /// Marks `url` as just used.

@@ -12,9 +12,11 @@ extension GalleryDocument {
     /// another takes the next one.
     /// - Parameter title: the gallery's title and the name's stem (a `/` becomes `-`); without
     ///   one, the title is the name's stem ("Untitled 2").
-    /// - Throws: `.cannotCreate` if `folder` is missing, not a folder or not writable; `.busy`
-    ///   if another process holds the folder's lock longer than `lockTimeout`.
+    /// - Throws: `.invalidArgument` for a title longer than `Gallery.maximumTextLength`
+    ///   characters (nothing is created); `.cannotCreate` if `folder` is missing, not a folder or
+    ///   not writable; `.busy` if another process holds the folder's lock longer than `lockTimeout`.
     public static func createDocument(in folder: URL, title: String? = nil, lockTimeout: Duration = .seconds(5)) throws -> GalleryDocument {
+        if let title { try Gallery.checkLength(of: title, naming: "title") }
         try checkWritableFolder(folder)
         let stem = FreeName.stem(forTitle: title ?? "Untitled")
         return try FreeName.create(in: folder, stem: stem) { url in
@@ -40,11 +42,9 @@ extension GalleryDocument {
         let folder = url.deletingLastPathComponent()
         try checkWritableFolder(folder)
         // The copy's folder, and the original's (through a link, the target's), stay locked
-        // while its entries are copied, so no save replaces it part way. One lock per folder,
-        // in path order, as `transferImages` takes them.
-        let folders = Set([folder, FileLocation.target(of: url).deletingLastPathComponent()].map { FileLocation.target(of: $0).path })
-            .sorted()
-        let locks = try folders.map { try DirectoryLock(folder: URL(fileURLWithPath: $0), naming: url, timeout: lockTimeout) }
+        // while its entries are copied, so no save replaces it part way.
+        let locks = try FileLock.lockingFolders(
+            [folder, FileLocation.target(of: url).deletingLastPathComponent()].map { ($0, url) }, timeout: lockTimeout)
         let original = try GalleryDocument(contentsOf: url)
         let stem = FreeName.copyStem(of: FreeName.stem(of: FileLocation.name(of: url)))
         let copy = try FreeName.create(in: folder, stem: stem) { destination in
@@ -75,7 +75,7 @@ extension GalleryDocument {
         guard name != FileLocation.name(of: url) else { return url }
         let folder = url.deletingLastPathComponent()
         let destination = FileLocation.url(of: name, in: folder)
-        let lock = try DirectoryLock(forDocumentAt: url, timeout: lockTimeout)
+        let lock = try FileLock(forDocumentAt: url, timeout: lockTimeout)
         try GalleryError.system(
             "cannot rename \(url.lastPathComponent)", url: destination,
             ifExists: "already exists; choose another name (nothing was renamed)"

@@ -43,9 +43,11 @@ public struct RecentDocuments: Sendable {
             FileLocation.status(of: folder) != nil
                 || (try? FileManager.default.createDirectory(
                     at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])) != nil,
-            let lock = Self.lock(FileLocation.url(of: Array("recents.json.lock".utf8), in: folder), timeout: .seconds(1))
+            let lock = try? FileLock(
+                FileLocation.url(of: Array("recents.json.lock".utf8), in: folder), opening: O_RDWR | O_CREAT, mode: 0o600, .exclusive,
+                within: .seconds(1), retryingEvery: .milliseconds(2))
         else { return false }
-        defer { close(lock) }
+        defer { withExtendedLifetime(lock) {} }
         AtomicFile.removeStaleTemporaryFiles(for: file)
         let key = FileLocation.bytes(of: document.url)
         let current = FileLocation.contents(of: file, limit: Self.maximumFileSize)
@@ -120,18 +122,6 @@ public struct RecentDocuments: Sendable {
             ])
         }
         return JSONValue.object(["version": .integer(1), "documents": .array(entries)]).serialized(.pretty) + Data("\n".utf8)
-    }
-
-    /// Takes an exclusive `flock` on `url` (created if needed), waiting up to `timeout`.
-    /// - Returns: the descriptor holding it (close it to release), or `nil`.
-    private static func lock(_ url: URL, timeout: Duration) -> Int32? {
-        let descriptor = FileLocation.open(url, O_RDWR | O_CREAT | O_CLOEXEC, mode: 0o600)
-        guard descriptor >= 0 else { return nil }
-        guard FlockWait.acquire(LOCK_EX, on: descriptor, within: timeout, retryingEvery: .milliseconds(2)) == 0 else {
-            close(descriptor)
-            return nil
-        }
-        return descriptor
     }
 
     /// Writes `data` to a temporary file beside `url` and renames it over `url` (`AtomicFile`,

@@ -66,7 +66,7 @@ public struct Trash: Sendable {
         let originalPath = FileLocation.bytes(of: FileLocation.url(of: name, in: FileLocation.target(of: url.deletingLastPathComponent())))
         let folder = try trashFolder(forFileAt: originalPath)
         try folder.prepare()
-        let lock = try DirectoryLock(forDocumentAt: url, timeout: lockTimeout)
+        let lock = try FileLock(forDocumentAt: url, timeout: lockTimeout)
         let info = TrashInfo(path: folder.infoPath(for: originalPath), deletionDate: Date.now.wholeSeconds)
         let stem = FreeName.stem(of: name), suffix = Array(name.suffix(FreeName.fileExtension.count))
         for number in 1...FreeName.maximumNumber {
@@ -251,7 +251,7 @@ public struct Trash: Sendable {
             throw GalleryError(
                 .cannotCreate, url: original, "its folder no longer exists; create it, then restore again (nothing was restored)")
         }
-        let lock = try DirectoryLock(forDocumentAt: original, timeout: lockTimeout)
+        let lock = try FileLock(forDocumentAt: original, timeout: lockTimeout)
         do throws(SystemError) {
             try FileLocation.renameWithoutReplacing(document.url, to: original)
         } catch {

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The new bytes go to `.<name>.tmp-<random>` in the same folder (same file system, so the final
 /// rename is atomic), are fsynced, renamed over the target, and the folder is fsynced so the
-/// rename itself survives a power cut. Callers hold the folder's `DirectoryLock`, which is what
+/// rename itself survives a power cut. Callers hold the folder's `FileLock`, which is what
 /// makes it safe to delete temporary files a killed writer left behind.
 ///
 /// A replaced file keeps its permission bits, and its owner and group where the process may set
@@ -39,30 +39,27 @@ enum AtomicFile {
         // a new file gets 0666 less the umask, as any program's.
         let existing = mode == .replace ? FileLocation.status(of: url) : nil
         let permissions = existing.map { mode_t($0.st_mode) & 0o777 } ?? newFileMode
-        let descriptor = FileLocation.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: permissions)
+        let descriptor = FileLocation.open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode: permissions)
         guard descriptor >= 0 else { throw GalleryError.system("cannot create a file next to it", url: shown) }
         var isFinished = false
         defer {
             if !isFinished { FileLocation.unlink(temporary) }
         }
+        // Open until the file is in place: its identity is read after the rename (and the
+        // temporary name's unlink), which change its status-change time.
+        defer { close(descriptor) }
         SavePoint.temporaryCreated.reached()
-        let identity: FileIdentity
         do {
-            defer { close(descriptor) }
-            do {
-                try write(descriptor)
-            } catch let error as GalleryError where error.path == nil {
-                // An archive error names no file; it is the document that could not be saved.
-                throw GalleryError(error.code, url: shown, "cannot save: \(error.reason); the document is unchanged")
-            }
-            if let existing {
-                try copyOwnership(from: existing, to: descriptor, reportingAs: shown)
-            }
-            guard !syncing || fsync(descriptor) == 0 else {
-                throw GalleryError.system("cannot save (the document is unchanged)", url: shown)
-            }
-            // Renaming and linking keep the inode, size and modification time.
-            identity = try FileIdentity(fileDescriptor: descriptor, url: shown)
+            try write(descriptor)
+        } catch let error as GalleryError where error.path == nil {
+            // An archive error names no file; it is the document that could not be saved.
+            throw GalleryError(error.code, url: shown, "cannot save: \(error.reason); the document is unchanged")
+        }
+        if let existing {
+            try copyOwnership(from: existing, to: descriptor, reportingAs: shown)
+        }
+        guard !syncing || fsync(descriptor) == 0 else {
+            throw GalleryError.system("cannot save (the document is unchanged)", url: shown)
         }
         SavePoint.temporaryWritten.reached()
         switch mode {
@@ -77,6 +74,7 @@ enum AtomicFile {
             FileLocation.unlink(temporary)
         }
         isFinished = true
+        let identity = try FileIdentity(fileDescriptor: descriptor, url: shown)
         SavePoint.renamed.reached()
         if syncing { syncFolder(folder) }
         return identity

@@ -129,9 +129,49 @@ import Testing
         #expect(try GalleryDocument(contentsOf: url).gallery.title == "Saved elsewhere")
     }
 
+    /// Another program rewrote the file in place with the same size and set its modification
+    /// time back: only the status-change time tells. The save refuses rather than lose that
+    /// program's bytes, and the version tag moves.
+    @Test func refusesToOverwriteASameSizeRewriteWhoseModificationTimeWasRestored() throws {
+        let url = try makeDocument()
+        var stale = try GalleryDocument(contentsOf: url)
+        let tag = GalleryDocument.versionTag(ofFileAt: url)
+        let before = try #require(FileLocation.status(of: url))
+        let rewritten = try Data(contentsOf: url)
+        // Rewritten until the file system's clock has moved past the save's status-change time
+        // (its ticks are a few milliseconds): the same bytes, the modification time restored.
+        var after = before
+        while after.changedNanoseconds == before.changedNanoseconds {
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.write(contentsOf: rewritten)
+            try handle.close()
+            try #require(utimensat(AT_FDCWD, url.path, before.accessAndModificationTimes, 0) == 0)
+            after = try #require(FileLocation.status(of: url))
+        }
+        #expect(after.st_ino == before.st_ino && after.st_size == before.st_size)
+        #expect(after.modifiedNanoseconds == before.modifiedNanoseconds)
+
+        #expect(GalleryDocument.versionTag(ofFileAt: url) != tag)
+        try stale.edit { $0.title = "Stale" }
+        let error = #expect(throws: GalleryError.self) { try stale.save() }
+        #expect(error?.code == .documentChanged)
+    }
+
+    /// A document's own save leaves it savable again: the identity it keeps is the file's after
+    /// the rename, which changes the status-change time.
+    @Test func savesTwiceWithoutReopening() throws {
+        let url = try makeDocument()
+        var document = try GalleryDocument(contentsOf: url)
+        try document.edit { $0.title = "Once" }
+        try document.save()
+        try document.edit { $0.title = "Twice" }
+        try document.save()
+        #expect(try GalleryDocument(contentsOf: url).gallery.title == "Twice")
+        #expect(GalleryDocument.versionTag(ofFileAt: url).hasSuffix("-\(try #require(FileLocation.status(of: url)).changedNanoseconds)"))
+    }
     @Test func waitsForTheLockThenFailsAsBusy() throws {
         let url = try makeDocument()
-        var lock: DirectoryLock? = try DirectoryLock(forDocumentAt: url, timeout: .seconds(1))
+        var lock: FileLock? = try FileLock(forDocumentAt: url, timeout: .seconds(1))
         let error = #expect(throws: GalleryError.self) {
             try GalleryDocument.modify(at: url, lockTimeout: .milliseconds(200)) { try $0.edit { $0.title = "x" } }
         }

@@ -48,6 +48,24 @@ import Testing
         #expect(folder.listing().allSatisfy { !$0.hasPrefix(".") }, "no staging left: \(folder.listing())")
     }
 
+    /// What a killed export left beside its output (a staging folder with files in it, an old
+    /// output moved aside) is removed by the next export there; a staging folder another export
+    /// is still using (its lock held) is left alone.
+    @Test func anExportRemovesWhatKilledExportsLeftButNotALiveStaging() async throws {
+        let source = try document(cache: true)
+        let output = folder.path("Images")
+        let prefix = AtomicFile.temporaryPrefix(for: output)
+        for name in ["\(prefix)killed00000a", "\(prefix)old-0000000b", "\(prefix)inuse000000c"] {
+            try FileManager.default.createDirectory(
+                at: folder.path(name).appendingPathComponent("images"), withIntermediateDirectories: true)
+            try Data("partial".utf8).write(to: folder.path(name).appendingPathComponent("images/001.jpg"))
+        }
+        let live = try FileLock(folder: folder.path("\(prefix)inuse000000c"), naming: output, timeout: .zero)
+        _ = try await FolderExporter().export(source, to: output)
+        #expect(folder.listing().filter { $0.hasPrefix(".") } == ["\(prefix)inuse000000c"])
+        withExtendedLifetime(live) {}
+    }
+
     @Test func folderHoldsTheImagesInOrder() async throws {
         let source = try document(cache: true)
         let output = folder.path("Images")

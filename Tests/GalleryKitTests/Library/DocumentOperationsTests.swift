@@ -119,6 +119,44 @@ import Testing
         #expect(galleryErrorCode { try GalleryDocument.renameDocument(at: folder.path("Gone.gallery"), to: "X") } == .fileNotFound)
     }
 
+    /// The library keeps its own text limit on a new document's title, whoever calls it: the
+    /// error says so and nothing is created.
+    @Test func aNewDocumentsTitleIsHeldToTheTextLimit() throws {
+        let title = String(repeating: "a", count: Gallery.maximumTextLength + 1)
+        let error = #expect(throws: GalleryError.self) { try GalleryDocument.createDocument(in: folder.url, title: title) }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.reason.contains("at most \(Gallery.maximumTextLength)") == true, "\(String(describing: error))")
+        #expect(names().isEmpty)
+        let longest = String(repeating: "a", count: Gallery.maximumTextLength)
+        #expect(try GalleryDocument.createDocument(in: folder.url, title: longest).gallery.title == longest)
+    }
+
+    /// In a folder whose name is not UTF-8, duplicating and copying between documents lock that
+    /// folder by its exact bytes: another holder of its lock makes them fail as busy, and without
+    /// one they work. (They locked a look-alike made from `url.path`, which does not exist.)
+    @Test(arguments: [false, true])
+    func duplicateAndCopyLockAFolderWhoseNameIsNotUTF8(whileLocked isLocked: Bool) throws {
+        let bad = URL(fileSystemPath: Array(folder.url.path.utf8) + Array("/caf".utf8) + [0xE9])
+        try FileLocation.makeDirectory(bad, mode: 0o755)
+        let trip = bad.appendingPathComponent("Trip.gallery"), other = bad.appendingPathComponent("Other.gallery")
+        var document = GalleryDocument(creating: trip, gallery: Gallery(title: "Trip"))
+        try document.insertImages(fromFiles: try folder.distinctImages(1, from: Repository.sampleImage(".jpg")), cache: true)
+        try document.save()
+        var empty = GalleryDocument(creating: other, gallery: Gallery(title: "Other"))
+        try empty.save()
+
+        let lock = isLocked ? try FileLock(folder: bad, naming: trip, timeout: .seconds(1)) : nil
+        let timeout: Duration = .milliseconds(50)
+        let duplicated = galleryErrorCode { try GalleryDocument.duplicateDocument(at: trip, lockTimeout: timeout) }
+        let copied = galleryErrorCode {
+            try GalleryDocument.transferImages(atOffsets: [0], from: trip, to: other, lockTimeout: timeout)
+        }
+        #expect(duplicated == (isLocked ? .busy : nil))
+        #expect(copied == (isLocked ? .busy : nil))
+        #expect(try GalleryDocument(contentsOf: other).gallery.images.count == (isLocked ? 0 : 1))
+        withExtendedLifetime(lock) {}
+    }
+
     @Test func renamingWithoutReplacingFailsWithEEXIST() throws {
         try Data("a".utf8).write(to: folder.path("a"))
         try Data("b".utf8).write(to: folder.path("b"))
