@@ -67,6 +67,26 @@ import Testing
         #expect(folder.listing() == before, "nothing written")
     }
 
+    /// Spec §7: an export's bytes depend on its content alone, whatever the time zone. The zip
+    /// entries' DOS times are the manifest's `modified` in UTC, set by GalleryKit after libarchive
+    /// wrote them in local time (which it computes with `localtime_r`), never by changing `TZ`.
+    @Test func bundleAndComicExportsAreTheSameBytesInEveryTimeZone() throws {
+        let created = try gallery(
+            "create", "Trip.gallery", "--cache", Repository.sampleImage("01-dawn").path, Repository.sampleImage("02").path)
+        try #require(created.status == 0, "\(created)")
+        for (format, suffix) in [("bundle", "gallery"), ("cbz", "cbz")] {
+            var outputs: [Data] = []
+            for zone in ["UTC", "Pacific/Kiritimati", "America/New_York"] {
+                let output = "\(zone.replacingOccurrences(of: "/", with: "-")).\(suffix)"
+                let result = try Command.gallery(
+                    ["export", "Trip.gallery", "--format", format, "--output", output], in: folder.url, environment: ["TZ": zone])
+                #expect(result.status == 0, "\(format) in \(zone): \(result)")
+                outputs.append(try Data(contentsOf: folder.path(output)))
+            }
+            #expect(Set(outputs).count == 1, "\(format): the time zone changed the bytes")
+        }
+    }
+
     @Test func anExistingOutputIsRefusedUnlessForced() throws {
         let created = try gallery("create", "Trip.gallery", "--cache", Repository.sampleImage("01-dawn").path)
         try #require(created.status == 0, "\(created)")

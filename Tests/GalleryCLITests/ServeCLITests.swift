@@ -60,6 +60,18 @@ import Testing
         #expect(result.status == 64 && result.errorOutput.contains("--port must be from 0 to 65535"), "\(result)")
     }
 
+    /// `gallery serve` saving, listing, duplicating and trashing at once beside `gallery export`s
+    /// for 30 s, in a time zone far from UTC and the C locale: every entry of every zip written
+    /// has its time in UTC (`Tests/Stress/serve_stress.py`). The library once set `TZ` and the
+    /// locale for the whole process around each zip header it wrote and read.
+    @Test func savesListingsAndExportsAtOnceKeepEveryEntryTimeRight() throws {
+        let checker = Repository.root.appendingPathComponent("Tests/Stress/serve_stress.py")
+        let python = try #require(Command.which("python3"))
+        let images = Array(Repository.sampleImageFiles().prefix(3)).map(\.path)
+        let result = try Command.run(python, [checker.path, Command.gallery.path] + images + ["--seconds", "30"], in: folder.url)
+        #expect(result.status == 0 && result.output.contains("serve_stress: OK"), "\(result)")
+    }
+
     /// Runs `Tests/Browser/NAME` (Playwright driving Debian's chromium) on this build's binary.
     func runBrowserCheck(_ name: String, _ arguments: [String]) throws {
         let checker = Repository.root.appendingPathComponent("Tests/Browser/\(name)")

@@ -39,7 +39,6 @@ final class ArchiveReader {
     ///   save system calls: `export --format html` of 466 MB of photos took 0.94 s with 4 KiB blocks,
     ///   0.76 s with 1 MiB (bsdtar -xf: 0.57 s).
     convenience init(contentsOf url: URL, access: Access, blockSize: Int = 4096) throws {
-        _ = Self.setUpLocale
         let descriptor = FileLocation.open(url, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw GalleryError.system("cannot open", url: url) }
         try self.init(fileDescriptor: descriptor, access: access, blockSize: blockSize)
@@ -47,7 +46,6 @@ final class ArchiveReader {
 
     /// Takes ownership of `fileDescriptor` and reads it as a zip archive.
     init(fileDescriptor: Int32, access: Access, blockSize: Int = 4096) throws {
-        _ = Self.setUpLocale
         guard let archive = archive_read_new() else {
             close(fileDescriptor)
             throw GalleryError(.ioFailure, "libarchive could not allocate a reader")
@@ -64,10 +62,11 @@ final class ArchiveReader {
         // A streaming reader (a listing's: two entries from the start, nothing skipped) reads the
         // blocks itself: `archive_read_open_fd` would `fstat` the file first, a system call for
         // each document a listing reads (which has its status already).
-        let opened =
+        let opened = Self.withUTF8Names {
             block == nil
-            ? archive_read_open_fd(archive, fileDescriptor, blockSize)
-            : archive_read_open2(archive, Unmanaged.passUnretained(self).toOpaque(), nil, readBlock, nil, nil)
+                ? archive_read_open_fd(archive, fileDescriptor, blockSize)
+                : archive_read_open2(archive, Unmanaged.passUnretained(self).toOpaque(), nil, readBlock, nil, nil)
+        }
         try check(opened, "not a readable zip archive")
     }
 
@@ -103,12 +102,14 @@ final class ArchiveReader {
 
     /// Moves to the next entry and describes it, or returns `nil` at the end of the archive.
     func nextEntry() throws -> ArchiveEntry? {
-        var entry: OpaquePointer?
-        let status = archive_read_next_header(archive, &entry)
-        if status == ARCHIVE_EOF { currentEntry = nil; return nil }
-        try check(status, "damaged zip archive")
-        guard let entry else { throw GalleryError(.damagedDocument, "damaged zip archive") }
-        let described = try ArchiveEntry(entry, formatName: archive_format_name(archive).map { String(cString: $0) })
+        let described: ArchiveEntry? = try Self.withUTF8Names {
+            var entry: OpaquePointer?
+            let status = archive_read_next_header(archive, &entry)
+            if status == ARCHIVE_EOF { return nil }
+            try check(status, "damaged zip archive")
+            guard let entry else { throw GalleryError(.damagedDocument, "damaged zip archive") }
+            return try ArchiveEntry(entry, formatName: archive_format_name(archive).map { String(cString: $0) })
+        }
         currentEntry = described
         return described
     }
@@ -199,20 +200,25 @@ final class ArchiveReader {
         return data
     }
 
-    /// Whether libarchive's own form of entry names is UTF-8: the C locale's character set is.
-    static let storesNamesInUTF8: Bool = {
-        _ = setUpLocale
-        return nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } == "UTF-8"
-    }()
+    /// Whether libarchive's own form of entry names is UTF-8 while `withUTF8Names` runs: the
+    /// C.UTF-8 locale's character set is.
+    static let storesNamesInUTF8: Bool = withUTF8Names {
+        nl_langinfo(nl_item(CODESET)).map { String(cString: $0) } == "UTF-8"
+    }
 
-    /// Entries with UTF-8 names come back with a NULL pathname unless the C locale knows UTF-8.
-    /// Only the plain C locale is changed: a host program that chose a locale keeps it.
-    private static let setUpLocale: Void = {
-        let current = setlocale(LC_CTYPE, nil).map { String(cString: $0) } ?? "C"
-        if current == "C" || current == "POSIX" {
-            setlocale(LC_CTYPE, "C.UTF-8")
-        }
-    }()
+    /// Runs `body` with this thread's locale (`uselocale`) set to C.UTF-8: libarchive hands back
+    /// entries with UTF-8 names with a NULL pathname unless the locale knows UTF-8. Only this
+    /// thread, only for the call: `setlocale` would change the whole process's locale, which
+    /// other threads read meanwhile, and a host program's own choice.
+    static func withUTF8Names<T>(_ body: () throws -> T) rethrows -> T {
+        guard let utf8Locale else { return try body() }
+        let previous = uselocale(utf8Locale)
+        defer { uselocale(previous) }
+        return try body()
+    }
+
+    /// Made once and never freed; `nil` where the C library has no C.UTF-8 locale.
+    private nonisolated(unsafe) static let utf8Locale: locale_t? = newlocale(LC_CTYPE_MASK, "C.UTF-8", nil)
 }
 
 /// libarchive's read callback for a streaming `ArchiveReader`, its client data the reader.

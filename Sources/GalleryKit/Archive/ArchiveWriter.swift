@@ -13,10 +13,16 @@ final class ArchiveWriter {
     }
 
     private let archive: OpaquePointer
+    private let descriptor: Int32
     private var isFinished = false
+    /// Where each entry's local header starts, and its modification time: `finish` sets the
+    /// entries' DOS times in UTC there (`ZipDOSTime`).
+    private var headers: [(offset: Int64, modified: time_t)] = []
 
-    /// Starts a zip archive on `fileDescriptor`, which stays owned by the caller.
+    /// Starts a zip archive on `fileDescriptor`, which stays owned by the caller and must be
+    /// open for reading and writing (`finish` reads the central directory back).
     init(fileDescriptor: Int32) throws {
+        descriptor = fileDescriptor
         guard let archive = archive_write_new() else {
             throw GalleryError(.ioFailure, "libarchive could not allocate a writer")
         }
@@ -63,14 +69,17 @@ final class ArchiveWriter {
         archive_entry_set_uid(entry, 0)
         archive_entry_set_gid(entry, 0)
         archive_entry_set_size(entry, size)
-        archive_entry_set_mtime(entry, time_t(modified.timeIntervalSince1970.rounded(.down)), 0)
+        let seconds = time_t(modified.timeIntervalSince1970.rounded(.down))
+        archive_entry_set_mtime(entry, seconds, 0)
 
         let method =
             compression == .stored
             ? archive_write_zip_set_compression_store(archive)
             : archive_write_zip_set_compression_deflate(archive)
         try LibArchive.check(method, archive, "cannot write \(name)")
-        let header = LibArchive.withUTCTimeZone { archive_write_header(archive, entry) }
+        // The bytes libarchive has been given so far: where this entry's local header starts.
+        headers.append((archive_filter_bytes(archive, 0), seconds))
+        let header = archive_write_header(archive, entry)
         guard header == ARCHIVE_OK else { throw LibArchive.writeError(archive, "cannot write \(name)") }
 
         var written: Int64 = 0
@@ -89,7 +98,9 @@ final class ArchiveWriter {
     /// Writes the central directory. The archive is complete only if this succeeds.
     func finish() throws {
         isFinished = true
+        let directoryStart = archive_filter_bytes(archive, 0)
         let status = archive_write_close(archive)
         guard status == ARCHIVE_OK else { throw LibArchive.writeError(archive, "cannot finish the archive") }
+        try ZipDOSTime.setUTC(headers, directory: directoryStart..<archive_filter_bytes(archive, 0), in: descriptor)
     }
 }

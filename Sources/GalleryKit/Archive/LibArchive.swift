@@ -36,31 +36,4 @@ enum LibArchive {
     static func systemError(_ number: Int32, _ operation: String) -> GalleryError {
         GalleryError(.ioFailure, "\(operation): \(String(cString: strerror(number)).lowercased())")
     }
-
-    /// libarchive computes zip (DOS) timestamps with `localtime`, so the same document would
-    /// come out with different bytes in another time zone (spec §determinism). Pin the process
-    /// to UTC while a header is written; the lock keeps concurrent writers from restoring early.
-    static func withUTCTimeZone<T>(_ body: () throws -> T) rethrows -> T {
-        timeZoneLock.lock()
-        defer { timeZoneLock.unlock() }
-        let saved = getenv("TZ").map { String(cString: $0) }
-        setenv("TZ", "UTC0", 1)
-        tzset()
-        defer {
-            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
-            tzset()
-        }
-        return try body()
-    }
-
-    /// Runs `body` with the process's own time zone: never while a header is being written with
-    /// the zone pinned to UTC (a `.trashinfo` date is local time, and the server trashes a
-    /// document while it saves another).
-    static func withLocalTimeZone<T>(_ body: () throws -> T) rethrows -> T {
-        timeZoneLock.lock()
-        defer { timeZoneLock.unlock() }
-        return try body()
-    }
-
-    private static let timeZoneLock = NSLock()
 }

@@ -15,7 +15,7 @@ public struct CBZExporter: DocumentExporter {
         let pages = contents.items.compactMap(\.imagePath)
         let digits = max(3, String(pages.count).count)
         let file = staging.appendingPathComponent(name)
-        let descriptor = FileLocation.open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        let descriptor = FileLocation.open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
         guard descriptor >= 0 else { throw GalleryError.system("cannot create", url: contents.output) }
         defer { close(descriptor) }
         try GalleryError.attributing(to: contents.output) {

@@ -49,11 +49,19 @@ enum ContactSheet {
         width: Int, height: Int, cells: [Cell], title: (text: String, rect: Rect)?, encoding: Encoding, unreadableFails: Bool = false
     ) throws -> Data {
         try LibVips.start.get()
-        func failure(_ what: String) -> GalleryError {
-            GalleryError(.ioFailure, "cannot \(what) the contact sheet (\(LibVips.takeError()))")
+        /// Runs a shim call on the sheet that returns 0 on success.
+        func draw(_ what: String, _ call: () -> Int32) throws {
+            do {
+                try LibVips.run { call() == 0 ? () : nil }
+            } catch {
+                throw GalleryError(.ioFailure, "cannot \(what) the contact sheet (\(error.message))")
+            }
         }
-        guard let sheet = gallerykit_vips_sheet_new(Int32(clamping: width), Int32(clamping: height)) else {
-            throw failure("allocate")
+        let sheet: OpaquePointer
+        do {
+            sheet = try LibVips.run { gallerykit_vips_sheet_new(Int32(clamping: width), Int32(clamping: height)) }
+        } catch {
+            throw GalleryError(.ioFailure, "cannot allocate the contact sheet (\(error.message))")
         }
         // The canvas never leaves this function; every path frees it here, once.
         defer { gallerykit_vips_sheet_free(sheet) }
@@ -70,20 +78,23 @@ enum ContactSheet {
                 Int32(clamping: cell.rect.height)
             )
             if let thumbnail = cell.thumbnail {
-                let status =
-                    switch thumbnail {
-                    case .file(let url):
-                        FileLocation.withPath(of: url) { path in gallerykit_vips_sheet_draw_image(sheet, path, nil, 0, x, y, width, height)
+                let drawn = try? LibVips.run { () -> Void? in
+                    let status =
+                        switch thumbnail {
+                        case .file(let url):
+                            FileLocation.withPath(of: url) { path in
+                                gallerykit_vips_sheet_draw_image(sheet, path, nil, 0, x, y, width, height)
+                            }
+                        case .bytes(let data):
+                            data.withUnsafeBytes { bytes in
+                                gallerykit_vips_sheet_draw_image(sheet, nil, bytes.baseAddress, bytes.count, x, y, width, height)
+                            }
                         }
-                    case .bytes(let data):
-                        data.withUnsafeBytes { bytes in
-                            gallerykit_vips_sheet_draw_image(sheet, nil, bytes.baseAddress, bytes.count, x, y, width, height)
-                        }
-                    }
-                guard status != 0 else { return }
+                    return status == 0 ? () : nil
+                }
+                guard drawn == nil else { return }
                 // An unreadable thumbnail (a damaged entry of the document) is an error tile, not
-                // a failed export; its message is dropped so it cannot prefix a later one.
-                _ = LibVips.takeError()
+                // a failed export; its message is not needed.
                 shared.unreadable[index] = true
             }
             gallerykit_vips_sheet_draw_error_tile(sheet, x, y, width, height)
@@ -94,25 +105,26 @@ enum ContactSheet {
 
         if let title {
             let rect = title.rect
-            let status = title.text.withCString { text in
-                gallerykit_vips_sheet_draw_text(
-                    sheet, text, Int32(clamping: rect.x), Int32(clamping: rect.y), Int32(clamping: rect.width), Int32(clamping: rect.height)
-                )
+            try draw("write the title on") {
+                title.text.withCString { text in
+                    gallerykit_vips_sheet_draw_text(
+                        sheet, text, Int32(clamping: rect.x), Int32(clamping: rect.y), Int32(clamping: rect.width),
+                        Int32(clamping: rect.height)
+                    )
+                }
             }
-            guard status == 0 else { throw failure("write the title on") }
         }
 
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
         let (png, quality): (Int32, Int32) =
             switch encoding {
             case .png: (1, 0)
             case .jpeg(let quality): (0, Int32(clamping: min(max(quality, 1), 100)))
             }
-        guard gallerykit_vips_sheet_encode(sheet, png, quality, &buffer, &length) == 0 else {
-            throw failure("encode")
+        do {
+            return try LibVips.buffer { gallerykit_vips_sheet_encode(sheet, png, quality, $0, $1) }
+        } catch {
+            throw GalleryError(.ioFailure, "cannot encode the contact sheet (\(error.message))")
         }
-        return LibVips.takeBuffer(buffer, length: length)
     }
 
     /// The canvas and one unreadable mark per cell, handed to the drawing threads. Safe because

@@ -22,8 +22,35 @@ enum LibVips {
     /// thumbnails made on several threads at once crashed in it.
     static var runsVectorCode: Bool { gallerykit_vips_vector_is_enabled() != 0 }
 
-    /// The message libvips recorded last, with the buffer cleared for the next call.
-    static func takeError() -> String {
+    /// Why a libvips call failed, in libvips' words.
+    struct Failure: Error {
+        var message: String
+    }
+
+    /// Runs `call`, a shim call that gives `nil` when it fails, and gives its result or throws
+    /// libvips' message for that call alone.
+    ///
+    /// libvips keeps one error buffer for the whole process: a message taken after a failure
+    /// could be another thread's, or gone, taken and cleared by it (thumbnails and contact sheet
+    /// cells are made on several threads, and `gallery serve` serves several requests at once).
+    /// So calls run at once, sharing `errorBufferLock`; a call that fails runs again holding it
+    /// alone, from an empty buffer, and what that run recorded is its message and nobody else's.
+    /// Failures are rare (a file that is not an image) and then cheap; a success pays only for
+    /// the shared lock.
+    static func run<T>(_ call: () -> T?) throws(Failure) -> T {
+        if let result = errorBufferLock.withShared(call) { return result }
+        return try errorBufferLock.withExclusive { () throws(Failure) -> T in
+            gallerykit_vips_take_error(nil, 0)
+            if let result = call() { return result }
+            throw Failure(message: takeError())
+        }
+    }
+
+    private static let errorBufferLock = SharedLock()
+
+    /// The message libvips recorded, with the buffer cleared: only where no other call can run
+    /// (start-up, or holding `errorBufferLock` alone).
+    private static func takeError() -> String {
         var buffer = [CChar](repeating: 0, count: 1024)
         gallerykit_vips_take_error(&buffer, buffer.count)
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
@@ -44,23 +71,31 @@ enum LibVips {
     /// Reads the header of `url` only: no pixels are decoded for JPEG, PNG or WebP.
     static func header(of url: URL) throws -> Header {
         try GalleryError.attributing(to: url) { try start.get() }
-        let header = FileLocation.withPath(of: url) { path in readHeader { gallerykit_vips_header(path, nil, 0, $0, $1, $2, $3, $4) } }
-        guard let header else { throw GalleryError(.notAnImage, url: url, "not an image libvips can read (\(takeError()))") }
-        return header
+        do {
+            return try run {
+                FileLocation.withPath(of: url) { path in readHeader { gallerykit_vips_header(path, nil, 0, $0, $1, $2, $3, $4) } }
+            }
+        } catch {
+            throw GalleryError(.notAnImage, url: url, "not an image libvips can read (\(error.message))")
+        }
     }
 
     /// Reads the header of an image held in memory (a thumbnail entry of a document).
     static func header(of image: Data) throws -> Header {
         try start.get()
-        let header = image.withUnsafeBytes { bytes in
-            readHeader { gallerykit_vips_header(nil, bytes.baseAddress, bytes.count, $0, $1, $2, $3, $4) }
+        do {
+            return try run {
+                image.withUnsafeBytes { bytes in
+                    readHeader { gallerykit_vips_header(nil, bytes.baseAddress, bytes.count, $0, $1, $2, $3, $4) }
+                }
+            }
+        } catch {
+            throw GalleryError(.notAnImage, "not an image libvips can read (\(error.message))")
         }
-        guard let header else { throw GalleryError(.notAnImage, "not an image libvips can read (\(takeError()))") }
-        return header
     }
 
     /// Runs a shim call that reads a header into the given width, height, swap flag and loader
-    /// buffer (and its capacity); `nil` if it fails, with the error left for `takeError`.
+    /// buffer (and its capacity); `nil` if it fails.
     private static func readHeader(
         _ call: (UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<CChar>, Int) ->
             Int32
@@ -72,8 +107,19 @@ enum LibVips {
         return Header(width: Int(width), height: Int(height), swapsWidthAndHeight: swaps != 0, loader: name)
     }
 
+    /// Runs a shim call that makes a buffer (an encoded image) with libvips, and takes the buffer.
+    static func buffer(_ call: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32) throws(Failure) -> Data
+    {
+        try run { () -> Data? in
+            var buffer: UnsafeMutableRawPointer?
+            var length = 0
+            guard call(&buffer, &length) == 0 else { return nil }
+            return takeBuffer(buffer, length: length)
+        }
+    }
+
     /// Copies a buffer libvips allocated into `Data` and frees it.
-    static func takeBuffer(_ buffer: UnsafeMutableRawPointer?, length: Int) -> Data {
+    private static func takeBuffer(_ buffer: UnsafeMutableRawPointer?, length: Int) -> Data {
         defer { gallerykit_vips_free(buffer) }
         guard let buffer else { return Data() }
         return Data(bytes: buffer, count: length)

@@ -70,9 +70,10 @@ public enum Thumbnailer {
         _ call: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32
     ) throws -> Data {
         if case .failure(let error) = LibVips.start { throw failure(error.reason) }
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        guard call(&buffer, &length) == 0 else { throw failure(LibVips.takeError()) }
-        return LibVips.takeBuffer(buffer, length: length)
+        do {
+            return try LibVips.buffer(call)
+        } catch {
+            throw failure(error.message)
+        }
     }
 }

@@ -92,7 +92,7 @@ struct TrashInfo: Equatable, Sendable {
     static func localTimestamp(_ date: Date) -> String {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
-        LibArchive.withLocalTimeZone { _ = localtime_r(&seconds, &parts) }
+        _ = localtime_r(&seconds, &parts)
         func pad(_ value: Int32, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
@@ -123,7 +123,7 @@ struct TrashInfo: Equatable, Sendable {
         parts.tm_min = minute
         parts.tm_sec = second
         parts.tm_isdst = -1  // let the zone's rules say whether summer time applied
-        let seconds = LibArchive.withLocalTimeZone { mktime(&parts) }
+        let seconds = mktime(&parts)
         guard seconds != -1 else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
