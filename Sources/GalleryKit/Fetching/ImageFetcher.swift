@@ -138,7 +138,7 @@ public final class ImageFetcher: Sendable {
                 group.addTask { try await self.receive(url, to: file) }
                 group.addTask {
                     try await Task.sleep(for: deadline)
-                    return .failed("took longer than the \(Self.seconds(deadline)) limit")
+                    return .failed(self.deadlineReason)
                 }
                 let first = try await group.next()!
                 group.cancelAll()
@@ -176,31 +176,24 @@ public final class ImageFetcher: Sendable {
             received += Int64(buffer.readableBytes)
             // Stop at the cap while receiving: never more than `limit` bytes on disk.
             guard received <= limit else { return .failed("larger than the \(Self.size(limit)) limit") }
-            try buffer.withUnsafeReadableBytes { bytes in try Self.write(bytes, to: descriptor, file: file) }
+            try buffer.withUnsafeReadableBytes { bytes in
+                guard FileLocation.writeAll(bytes, to: descriptor) else { throw GalleryError.system("cannot write", url: file) }
+            }
         }
         guard received > 0 else { return .failed("the server sent no data") }
         return .downloaded(file, bytes: received)
-    }
-
-    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, file: URL) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw GalleryError.system("cannot write", url: file)
-            }
-            offset += count
-        }
     }
 
     private func describe(_ error: any Error) -> String {
         switch error {
         case let error as HTTPClientError:
             switch error {
-            case .connectTimeout: return "could not connect within \(Self.seconds(configuration.connectTimeout))"
-            case .readTimeout: return "the server sent nothing for \(Self.seconds(configuration.readTimeout))"
-            case .deadlineExceeded: return "took longer than the \(Self.seconds(configuration.deadline)) limit"
+            // A timer as long as the deadline has the deadline's cause, whichever of them fired first.
+            case .connectTimeout where configuration.connectTimeout < configuration.deadline:
+                return "could not connect within \(Self.seconds(configuration.connectTimeout))"
+            case .readTimeout where configuration.readTimeout < configuration.deadline:
+                return "the server sent nothing for \(Self.seconds(configuration.readTimeout))"
+            case .connectTimeout, .readTimeout, .deadlineExceeded: return deadlineReason
             case .redirectLimitReached: return "more than \(configuration.maximumRedirects) redirects"
             case .redirectCycleDetected: return "redirects in a loop"
             case .remoteConnectionClosed: return "the server closed the connection"
@@ -211,6 +204,9 @@ public final class ImageFetcher: Sendable {
         default: return ConnectionFailure(error).description
         }
     }
+
+    /// Why an image that ran out of time failed.
+    private var deadlineReason: String { "took longer than the \(Self.seconds(configuration.deadline)) limit" }
 
     static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

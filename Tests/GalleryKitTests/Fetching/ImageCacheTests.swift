@@ -53,12 +53,12 @@ import Testing
         let capacity = ImageCache(folder: folder.url).size() * 9 / 2
         let cache = ImageCache(folder: folder.url, capacity: capacity)
         for tag in 1..<4 {
-            Thread.sleep(forTimeInterval: 0.02)
+            try folder.setEveryFileBack()
             cache.store(bytes(tag), mediaType: "image/jpeg", forKey: "k\(tag)")
         }
-        Thread.sleep(forTimeInterval: 0.02)
+        try folder.setEveryFileBack()
         #expect(cache.object(forKey: "k0") != nil)  // used: now the most recent
-        Thread.sleep(forTimeInterval: 0.02)
+        try folder.setEveryFileBack()
         cache.store(bytes(4), mediaType: "image/jpeg", forKey: "k4")
         #expect(cache.size() <= capacity)
         #expect(cache.object(forKey: "k1") == nil)
