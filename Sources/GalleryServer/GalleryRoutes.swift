@@ -104,7 +104,7 @@ struct GalleryRoutes {
         guard case .keep(let ids) = edit else { throw APIError(.badRequest, "not a keep") }
         let opened = try await services.openedDocuments.current(url).document
         let wanted = Set(ids)
-        let images = opened.gallery.images.filter { wanted.contains($0.id) && !$0.isCached && !$0.hasFailed }
+        let images = opened.gallery.images.filter { wanted.contains($0.id) && $0.needsFetching }
         guard !images.isEmpty else {
             throw APIError(.badRequest, "\(url.lastPathComponent): those images are stored in it already (or failed, or are gone)")
         }

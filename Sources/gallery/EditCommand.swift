@@ -260,7 +260,7 @@ struct CacheAction: EditAction {
 
     func prepare(for document: URL) async throws -> WebRefresh {
         try await WebRefresh.prepare(document, indices: indices, thumbnails: !noThumbnails, fetching: fetching) {
-            !$0.isCached && !$0.hasFailed && !$0.url.isFileURL
+            $0.needsFetching && $0.origin == .web
         }
     }
 

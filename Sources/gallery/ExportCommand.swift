@@ -84,7 +84,7 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         let exporter = try makeExporter()
         let opened = try GalleryDocument(contentsOf: document.url)
-        let needsFetcher = opened.gallery.images.contains { !$0.isCached && !$0.hasFailed && !$0.url.isFileURL }
+        let needsFetcher = opened.gallery.images.contains { $0.needsFetching && $0.origin == .web }
         let report = try await downloads.withFetcher(needed: needsFetcher) { fetcher, progress in
             try await exporter.export(
                 opened, to: output.url, options: ExportOptions(replacingExisting: force, fetcher: fetcher, progress: progress))

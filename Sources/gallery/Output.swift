@@ -82,12 +82,7 @@ enum Output {
     static func writeToStandardOutput(_ bytes: some Sequence<UInt8>) {
         fflush(nil)  // `print`'s buffer first (C's stdout, which Swift 6 cannot name safely)
         let written: Void? = bytes.withContiguousStorageIfAvailable { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                guard count >= 0 || errno == EINTR else { return }
-                offset += max(count, 0)
-            }
+            _ = FileLocation.writeAll(UnsafeRawBufferPointer(buffer), to: STDOUT_FILENO)
         }
         if written == nil { writeToStandardOutput(Array(bytes)) }
     }

@@ -29,34 +29,47 @@ enum BundleLayout {
 
     enum RevisionSide { case undo, redo }
 
-    /// Where an entry goes in the archive: the spec's fixed order, then by name.
-    static func rank(of name: String) -> Int {
+    /// What an entry is, by its name; in the spec's fixed order of entries (§3.10).
+    enum EntryKind: Int, Comparable {
+        case mimetype, manifest, preview, image, thumbnail, undoRevision, redoRevision
+        /// Any other entry: an extension, kept as it is.
+        case `extension`
+
+        static func < (first: EntryKind, second: EntryKind) -> Bool { first.rawValue < second.rawValue }
+
+        /// Whether it is a revision of the undo history, either side.
+        var isRevision: Bool { self == .undoRevision || self == .redoRevision }
+    }
+
+    /// What the entry `name` is.
+    static func kind(of name: String) -> EntryKind {
         switch name {
-        case mimetypeName: return 0
-        case manifestName: return 1
-        case previewName: return 2
-        case _ where name.hasPrefix(imagesFolder): return 3
-        case _ where name.hasPrefix(thumbnailsFolder): return 4
-        case _ where name.hasPrefix(undoFolder): return 5
-        case _ where name.hasPrefix(redoFolder): return 6
-        default: return 7
+        case mimetypeName: .mimetype
+        case manifestName: .manifest
+        case previewName: .preview
+        case _ where name.hasPrefix(imagesFolder): .image
+        case _ where name.hasPrefix(thumbnailsFolder): .thumbnail
+        case _ where name.hasPrefix(undoFolder): .undoRevision
+        case _ where name.hasPrefix(redoFolder): .redoRevision
+        default: .extension
         }
     }
 
     /// How an entry is compressed (spec §2.2): the manifest, revisions and extension entries are
     /// deflated; `mimetype`, the preview, cached bytes and thumbnails (already compressed) stored.
     static func compression(ofEntryNamed name: String) -> ArchiveWriter.Compression {
-        name == manifestName || rank(of: name) >= 5 ? .deflated : .stored
+        let kind = Self.kind(of: name)
+        return kind == .manifest || kind.isRevision || kind == .extension ? .deflated : .stored
     }
 
-    /// Whether `first` is written before `second`.
+    /// Whether `first` is written before `second`: the spec's fixed order, then by name.
     static func precedes(_ first: String, _ second: String) -> Bool {
-        let (a, b) = (rank(of: first), rank(of: second))
+        let (a, b) = (kind(of: first), kind(of: second))
         return a != b ? a < b : first < second
     }
 
     /// Entries the writer makes itself; any other entry is an extension kept as is.
-    static func isKnown(_ name: String) -> Bool { rank(of: name) < 7 }
+    static func isKnown(_ name: String) -> Bool { kind(of: name) != .extension }
 
     /// Checks an entry name against the spec's rules (§names): relative, `/`-separated, no `.`
     /// or `..` segments, no backslashes, control characters or drive letters. The archive

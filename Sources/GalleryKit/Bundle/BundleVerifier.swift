@@ -33,7 +33,7 @@ public enum BundleVerifier {
             if name.hasPrefix(BundleLayout.imagesFolder) {
                 report.bytes += try readEntry(name, from: reader, expecting: expected[name], limits: limits) { _ in }
                 report.cachedImages += expected[name] == nil ? 0 : 1
-            } else if BundleLayout.rank(of: name) == 5 || BundleLayout.rank(of: name) == 6 {
+            } else if BundleLayout.kind(of: name).isRevision {
                 let data = try reader.readData(maximumBytes: limits.maximumManifestBytes, inflation: limits.inflation)
                 report.bytes += Int64(data.count)
                 revisions[name] = try damagedRevision(name) { try ManifestParser.parse(data, limits: limits.parsing) }

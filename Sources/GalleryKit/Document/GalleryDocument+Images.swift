@@ -21,8 +21,7 @@ extension GalleryDocument {
     public mutating func cacheImages(atOffsets offsets: [Int], thumbnails: Bool = true) throws {
         let valid = try gallery.validated(offsets)
         let targets = valid.filter {
-            !gallery.images[$0].isCached && !gallery.images[$0].hasFailed && gallery.images[$0].url.isFileURL
-                && !gallery.images[$0].isUpload
+            gallery.images[$0].needsFetching && gallery.images[$0].origin == .localFile
         }
         let prepared = try Self.prepare(targets.map { gallery.images[$0].url }, cache: true, thumbnails: thumbnails)
         let made = thumbnails ? try missingThumbnails(atOffsets: valid) : [:]

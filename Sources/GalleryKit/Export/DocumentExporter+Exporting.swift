@@ -18,9 +18,8 @@ extension DocumentExporter {
         try ExportStaging.checkOutput(output, replacing: options.replacingExisting, exporter: self)
         let images = document.gallery.images
         // The images `fetchUncachedImages` will get; the rest are read from the document first.
-        let needsFetching = { (image: GalleryImage) in !image.isCached && !image.hasFailed }
-        let toFetch = images.indices.filter { needsFetching(images[$0]) }
-        let inDocument = images.indices.filter { !needsFetching(images[$0]) }
+        let toFetch = images.indices.filter { images[$0].needsFetching }
+        let inDocument = images.indices.filter { !images[$0].needsFetching }
         let staging = try ExportStaging(for: output)
         do {
             var items = images.enumerated().map { ExportItem(number: $0.offset + 1, image: $0.element) }

@@ -156,13 +156,7 @@ extension ExportStaging {
         guard descriptor >= 0 else { throw GalleryError.system("cannot create", url: url) }
         defer { close(descriptor) }
         try produce { chunk in
-            var offset = 0
-            while offset < chunk.count {
-                let written = Foundation.write(descriptor, chunk.baseAddress! + offset, chunk.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw GalleryError.system("cannot write", url: url) }
-                offset += written
-            }
+            guard FileLocation.writeAll(chunk, to: descriptor) else { throw GalleryError.system("cannot write", url: url) }
         }
         if syncing, fsync(descriptor) != 0 { throw GalleryError.system("cannot write", url: url) }
     }

@@ -10,10 +10,10 @@ extension GalleryDocument {
     mutating func fetchUncachedImages(
         thumbnails: Bool, fetcher: ImageFetcher?, progress: (@Sendable (ImageFetcher.Progress) -> Void)?
     ) async throws {
-        let uncached = gallery.images.enumerated().filter { !$0.element.isCached && !$0.element.hasFailed }
-        let web = uncached.filter { !$0.element.url.isFileURL }
-        let local = uncached.filter { $0.element.url.isFileURL && !$0.element.isUpload }
-        let uploads = uncached.filter(\.element.isUpload)
+        let uncached = gallery.images.enumerated().filter(\.element.needsFetching)
+        let web = uncached.filter { $0.element.origin == .web }
+        let local = uncached.filter { $0.element.origin == .localFile }
+        let uploads = uncached.filter { $0.element.origin == .upload }
 
         if !web.isEmpty {
             guard let fetcher else { throw GalleryError(.invalidArgument, url: url, "web images need an ImageFetcher to be exported") }
@@ -58,7 +58,10 @@ extension GalleryDocument {
     /// - Complexity: O(bytes of those entries).
     func checkEntries() throws {
         guard let contents else { return }
-        let names = contents.names.filter { ![0, 1, 5, 6].contains(BundleLayout.rank(of: $0)) }
+        let names = contents.names.filter {
+            let kind = BundleLayout.kind(of: $0)
+            return kind != .mimetype && kind != .manifest && !kind.isRevision
+        }
         try BundleVerifier.checkEntries(named: Set(names), of: url, expecting: gallery.cachedImagesByPath, limits: limits)
     }
 

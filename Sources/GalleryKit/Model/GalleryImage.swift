@@ -65,6 +65,24 @@ public struct GalleryImage: Sendable, Equatable, Identifiable {
     /// Whether the image was uploaded from a browser (spec §5.3): its URL names no file to read.
     public var isUpload: Bool { url.isFileURL && url.fragment == "upload" }
 
+    /// Whether the image's bytes must be fetched (`origin` says from where) to be shown,
+    /// exported or stored: the document does not store them, and the image has not failed.
+    /// The one rule every caller asks: the CLI's commands, the exporters and the app.
+    public var needsFetching: Bool { !isCached && !hasFailed }
+
+    /// Where an image's bytes come from when the document does not store them.
+    public enum Origin: Sendable, Equatable {
+        /// An `http:` or `https:` URL.
+        case web
+        /// A local file, read from its `file:` URL.
+        case localFile
+        /// A browser's upload (spec §5.3): nowhere to fetch from.
+        case upload
+    }
+
+    /// Where the image's bytes come from when the document does not store them.
+    public var origin: Origin { !url.isFileURL ? .web : isUpload ? .upload : .localFile }
+
     /// The URL an image uploaded from a browser is recorded with (spec §5.3): the name the
     /// browser gave as a `file:` URL's one path segment, marked by the fragment `upload`. A
     /// browser never says where the file was, and the server's copy is gone once the bytes are

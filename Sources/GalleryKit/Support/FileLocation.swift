@@ -6,7 +6,7 @@ import Foundation
 /// survive `url.path` or even `withUnsafeFileSystemRepresentation` (Foundation on Linux turns
 /// the byte into U+FFFD, or gives an empty path), but it does survive percent-encoded in the URL
 /// (`file:///…/bad%FF.jpg`, spec §11). So the bytes are taken from the percent-encoded path.
-enum FileLocation {
+package enum FileLocation {
     /// The path's bytes, percent-decoded from the URL.
     static func bytes(of url: URL) -> [UInt8] {
         let encoded = Array(url.absoluteURL.path(percentEncoded: true).utf8)
@@ -170,8 +170,9 @@ enum FileLocation {
     }
 
     /// Writes all of `bytes` to `descriptor`, again after a short write or `EINTR`; false, with
-    /// `errno` set, if a write fails.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+    /// `errno` set, if a write fails. The one loop that writes a whole buffer, the command
+    /// line's standard output's too.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
