@@ -108,18 +108,21 @@ struct GalleryRoutes {
         guard !images.isEmpty else {
             throw APIError(.badRequest, "\(url.lastPathComponent): those images are stored in it already (or failed, or are gone)")
         }
-        let sources: [ImageSource]
-        do { sources = try images.map { try ImageSource($0.url) } } catch { throw APIError.from(error) }
-        let prepared = try await PreparedImages.prepare(sources, cache: true, thumbnails: true, fetcher: services.fetcher)
-        if let failure = prepared.failures.first {
-            let count = prepared.failures.count
+        let fetcher = services.fetcher
+        let refresh: ImageRefresh
+        do {
+            refresh = try await ImageRefresh.fetching(images) {
+                try await PreparedImages.prepare($0, cache: true, thumbnails: true, fetcher: fetcher)
+            }
+        } catch { throw APIError.from(error) }
+        if let failure = refresh.prepared.failures.first {
+            let count = refresh.prepared.failures.count
             throw APIError(
                 .badGateway,
                 "\(count == 1 ? "an image" : "\(count) images") could not be fetched, so none was kept: \(failure.source): \(failure.reason)"
             )
         }
-        let keptIDs = images.map(\.id)
-        return { document in try document.update(imagesWithIDs: keptIDs, from: prepared, keepingStatusOfFailures: true) }
+        return { document in try refresh.apply(to: &document, keepingStatusOfFailures: true) }
     }
 
     /// The document as it is on disk. Its version is read before the file: a save landing in

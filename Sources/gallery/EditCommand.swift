@@ -258,22 +258,22 @@ struct CacheAction: EditAction {
     @Flag(help: "Make no thumbnails (by default every cached image gets one, old ones included).") var noThumbnails = false
     @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
-    func prepare(for document: URL) async throws -> WebRefresh {
+    func prepare(for document: URL) async throws -> ImageRefresh {
         try await WebRefresh.prepare(document, indices: indices, thumbnails: !noThumbnails, fetching: fetching) {
             $0.needsFetching && $0.origin == .web
         }
     }
 
-    func apply(_ refresh: WebRefresh, to document: inout GalleryDocument) throws -> String {
+    func apply(_ refresh: ImageRefresh, to document: inout GalleryDocument) throws -> String {
         let before = document.gallery.images.count { $0.isCached }
         let targets = offsets(indices, in: document)
         if !targets.isEmpty { try document.cacheImages(atOffsets: targets, thumbnails: !noThumbnails) }
-        try document.update(imagesWithIDs: refresh.ids, from: refresh.prepared, keepingStatusOfFailures: true)
+        try refresh.apply(to: &document, keepingStatusOfFailures: true)
         let after = document.gallery.images.count { $0.isCached }
         return "cached \(Output.count(after - before, "image")) (\(after) of \(document.gallery.images.count) cached)"
     }
 
-    func finish(_ refresh: WebRefresh) throws {
+    func finish(_ refresh: ImageRefresh) throws {
         try FetchReport.finish(refresh.prepared.failures, skipped: true, verb: "not cached")
     }
 }
@@ -288,33 +288,30 @@ struct RetryAction: EditAction {
     @Flag(help: "With --cache, make no thumbnails.") var noThumbnails = false
     @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
-    func prepare(for document: URL) async throws -> WebRefresh {
+    func prepare(for document: URL) async throws -> ImageRefresh {
         try await WebRefresh.prepare(document, indices: indices, cache: cache, thumbnails: !noThumbnails, fetching: fetching) {
             $0.hasFailed
         }
     }
 
-    func apply(_ refresh: WebRefresh, to document: inout GalleryDocument) throws -> String {
-        try document.update(imagesWithIDs: refresh.ids, from: refresh.prepared)
+    func apply(_ refresh: ImageRefresh, to document: inout GalleryDocument) throws -> String {
+        try refresh.apply(to: &document)
         let fetched = refresh.ids.count - refresh.prepared.failures.count
         return "retried \(Output.count(refresh.ids.count, "image")): \(fetched) fetched, \(refresh.prepared.failures.count) still failed"
     }
 
-    func finish(_ refresh: WebRefresh) throws {
+    func finish(_ refresh: ImageRefresh) throws {
         try FetchReport.finish(refresh.prepared.failures, skipped: false, verb: "still failed")
     }
 }
 
-/// Web images of a document fetched again, for `cache` and `retry`: chosen from the document as
-/// it is now, fetched without the lock, applied by id under it.
-struct WebRefresh: Sendable {
-    var ids: [UUID]
-    var prepared: PreparedImages
-
+/// Web images of a document fetched again, for `cache` and `retry` (`ImageRefresh`): chosen
+/// from the document as it is now, fetched without the lock, applied by id under it.
+enum WebRefresh {
     static func prepare(
         _ url: URL, indices: [ImageIndex], cache: Bool = true, thumbnails: Bool, fetching: FetchOptions,
         where wanted: (GalleryImage) -> Bool
-    ) async throws -> WebRefresh {
+    ) async throws -> ImageRefresh {
         let document = try GalleryDocument(contentsOf: url)
         let images = document.gallery.images
         let targets = offsets(indices, in: document)
@@ -324,24 +321,21 @@ struct WebRefresh: Sendable {
         } catch let error as GalleryError {
             throw GalleryError(error.code, url: url, error.reason)
         }
-        var ids: [UUID] = []
-        var sources: [ImageSource] = []
+        var chosen: [GalleryImage] = []
         for offset in valid where wanted(images[offset]) {
             // A URL of another scheme (a manifest may hold any) cannot be fetched: named, it is
             // an error about this document; among "all" it is passed over.
-            let source: ImageSource
             do {
-                source = try ImageSource(images[offset].url)
+                _ = try ImageSource(images[offset].url)
             } catch let error as GalleryError {
                 guard !indices.isEmpty else { continue }
                 throw GalleryError(.invalidArgument, url: url, "image \(offset + 1) cannot be fetched: \(error.description)")
             }
-            ids.append(images[offset].id)
-            sources.append(source)
+            chosen.append(images[offset])
         }
         var retrying = fetching
         retrying.skipFailed = false  // one prepared image per id, failed or not
-        return WebRefresh(ids: ids, prepared: try await retrying.prepare(sources, cache: cache, thumbnails: thumbnails))
+        return try await ImageRefresh.fetching(chosen) { try await retrying.prepare($0, cache: cache, thumbnails: thumbnails) }
     }
 }
 
