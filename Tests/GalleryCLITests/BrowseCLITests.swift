@@ -35,38 +35,51 @@ import Testing
     /// A reader that stops early (`gallery browse | head`) does not keep a first listing's index
     /// from being put in place while the listing is printed: the program still ends by SIGPIPE,
     /// once the index is in place.
+    ///
+    /// Handshakes, no waiting: the program stops just before it puts the index in place (a save
+    /// point), the pipe is broken, and it is let go once its writing thread holds the SIGPIPE
+    /// pending — the moment a program that a broken pipe ends at once would have been gone.
     @Test func aReaderThatStopsEarlyLeavesTheIndexInPlace() throws {
         try write("Trip.gallery", title: "Trip")
         for copy in 1...600 { try FileManager.default.copyItem(at: folder.path("Trip.gallery"), to: folder.path("Trip \(copy).gallery")) }
-        // Holding the index's lock as another listing would keeps this one's index from being put
-        // in place (which takes the lock alone) until the pipe is broken.
-        let lock = cache.path("gallery/browse-index.sqlite.lock")
-        try FileManager.default.createDirectory(at: lock.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let holder = open(lock.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        defer { close(holder) }
-        try #require(holder >= 0 && flock(holder, LOCK_SH) == 0)
+        let signals = TemporaryFolder()
+        let paused = signals.path("paused")
         let process = Process()
         process.executableURL = Command.gallery
         process.arguments = ["browse", "--json"]
         process.currentDirectoryURL = folder.url
-        process.environment = Command.environment.merging(["XDG_CACHE_HOME": cache.url.path]) { $1 }
+        process.environment = Command.environment.merging([
+            "XDG_CACHE_HOME": cache.url.path, "GALLERYKIT_PAUSE_AT": "index-installing", "GALLERYKIT_PAUSED": paused.path,
+        ]) { $1 }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
+        // A minute at most for each step: a bound on a broken hook, not a timing.
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: paused.path), process.isRunning, Date() < deadline { usleep(5_000) }
+        try #require(FileManager.default.fileExists(atPath: paused.path), "the listing never came to put its index in place")
         // The listing is being printed, more of it than a pipe holds; nobody reads on.
         #expect(try output.fileHandleForReading.read(upToCount: 1)?.count == 1)
         try output.fileHandleForReading.close()
-        // Long enough for a program that a broken pipe ends at once to be gone by then; well
-        // within the half second for which putting the index in place waits for the lock.
-        Thread.sleep(forTimeInterval: 0.1)
-        flock(holder, LOCK_UN)
+        while !Self.hasPendingBrokenPipe(process.processIdentifier), process.isRunning, Date() < deadline { usleep(5_000) }
+        try FileManager.default.removeItem(at: paused)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGPIPE, "exit \(process.terminationStatus)")
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: lock.deletingLastPathComponent().path).sorted() == [
+            try FileManager.default.contentsOfDirectory(atPath: cache.path("gallery").path).sorted() == [
                 "browse-index.sqlite", "browse-index.sqlite.lock",
             ])
         #expect(try names(browse("--json")).count == 601)
+    }
+
+    /// Whether a thread of process `id` holds a SIGPIPE pending (blocked, not yet delivered).
+    static func hasPendingBrokenPipe(_ id: Int32) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(id)/task")) ?? []
+        return tasks.contains { task in
+            let status = (try? String(contentsOfFile: "/proc/\(id)/task/\(task)/status", encoding: .utf8)) ?? ""
+            let pending = status.split(separator: "\n").first { $0.hasPrefix("SigPnd:") }?.split(separator: "\t").last
+            return pending.flatMap { UInt64($0, radix: 16) }.map { $0 & (1 << (UInt64(SIGPIPE) - 1)) != 0 } ?? false
+        }
     }
 
     /// A file name that is not UTF-8 (`caf` + Latin-1 é) is shown as `ls -b` shows it, in the

@@ -91,6 +91,7 @@ extension DocumentIndex {
     /// then (it stays: another listing may be using it); otherwise removes the aside files.
     /// - Returns: whether the aside index is now the index.
     func install(_ aside: URL, lock: FileLock) -> Bool {
+        SavePoint.indexInstalling.reached()
         var isInstalled = false
         _ = lock.whileExclusive {
             guard FileLocation.status(of: location) == nil else { return }

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// With `GALLERYKIT_PAUSE_AT` naming a point and `GALLERYKIT_PAUSED` a path, a process that
 /// reaches that point creates the file at the path (the signal to the test) and waits there until
-/// it is killed. Without them it is one comparison per point, a handful per save.
+/// the test kills it, or removes the file to let it go on. Without them it is one comparison per
+/// point, a handful per save.
 enum SavePoint: String {
     /// The temporary file exists, empty.
     case temporaryCreated = "temporary-created"
@@ -16,6 +17,8 @@ enum SavePoint: String {
     case renamed
     /// A listing has written its rows to the browse index, inside its transaction, not committed.
     case indexRowsWritten = "index-rows-written"
+    /// A first listing's index, built aside and synced, is about to be put in place.
+    case indexInstalling = "index-installing"
 
     /// Two `getenv`s, not `ProcessInfo`'s dictionary of the whole environment: every browse that
     /// writes the index and every save passes a point.
@@ -24,10 +27,10 @@ enum SavePoint: String {
         return (String(cString: point), String(cString: signal))
     }()
 
-    /// Stops here for good if a test asked for this point.
+    /// Waits here, if a test asked for this point, until the test removes the signal file.
     func reached() {
         guard let requested = Self.requested, requested.point == rawValue else { return }
         close(open(requested.signal, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600))
-        while true { pause() }
+        while access(requested.signal, F_OK) == 0 { usleep(2_000) }
     }
 }
