@@ -155,7 +155,9 @@ struct NaturalSortKey: Comparable {
     /// place, at most two a scalar (a list of digits for each number, and a key growing as it
     /// was made, took 3,800 instructions a name).
     private static func weights(of scalars: some Sequence<Unicode.Scalar>, atMost count: Int) -> [UInt32] {
-        [UInt32](unsafeUninitializedCapacity: 2 * count) { weights, written in
+        // Not made with no capacity: that writes to the empty array all threads share (`Manifest.movingImages`).
+        guard count > 0 else { return [] }
+        return [UInt32](unsafeUninitializedCapacity: 2 * count) { weights, written in
             // Where the count of the number being read goes.
             var countIndex: Int?
             func endNumber() {

@@ -185,6 +185,10 @@ enum Manifest {
     private static func movingImages(outOf pieces: inout [[ManifestParser.Members.Image]]) -> [GalleryImage] {
         let offsets = firstOffsets(of: pieces)
         let total = pieces.reduce(0) { $0 + $1.count }
+        // An array made with no capacity is the one empty array every thread shares, and making
+        // it writes its count (0): threads listing documents without images at once raced there
+        // (ThreadSanitizer).
+        guard total > 0 else { return [] }
         return pieces.withUnsafeMutableBufferPointer { pieces in
             // Each worker touches only its own piece and its own part of `images`.
             nonisolated(unsafe) let pieces = pieces
