@@ -3,12 +3,8 @@ import GalleryTestSupport
 import Testing
 
 /// `gallery export --format contact-sheet`, run as a user runs it.
-@Suite struct ContactSheetCLITests {
+@Suite struct ContactSheetCLITests: GalleryCommandSuite {
     let folder = TemporaryFolder()
-
-    func gallery(_ arguments: String...) throws -> CommandResult {
-        try Command.gallery(arguments, in: folder.url)
-    }
 
     func makeDocument() throws {
         let files = try folder.distinctImages(3, from: Repository.sampleImage(".jpg")).map(\.lastPathComponent)

@@ -5,16 +5,12 @@ import Testing
 /// `gallery export`, run as a user runs it: web images fetched on export (from a server on
 /// 127.0.0.1 the tests start), damaged documents refused with nothing written, every format's
 /// output read by other programs, and the HTML site loaded in headless Chromium.
-@Suite struct ExportCLITests {
+@Suite struct ExportCLITests: GalleryCommandSuite {
     let folder = TemporaryFolder()
     let server: ImageServer
 
     init() throws {
         server = try ImageServer()
-    }
-
-    func gallery(_ arguments: String...) throws -> CommandResult {
-        try Command.gallery(arguments, in: folder.url)
     }
 
     func url(_ path: String) -> String { server.url(path).absoluteString }

@@ -3,16 +3,12 @@ import GalleryTestSupport
 import Testing
 
 /// `gallery` with web images, against a server on 127.0.0.1 that the tests start themselves.
-@Suite struct WebCLITests {
+@Suite struct WebCLITests: GalleryCommandSuite {
     let folder = TemporaryFolder()
     let server: ImageServer
 
     init() throws {
         server = try ImageServer()
-    }
-
-    func gallery(_ arguments: String...) throws -> CommandResult {
-        try Command.gallery(arguments, in: folder.url)
     }
 
     func images(_ name: String = "Web.gallery") throws -> [[String: Any]] {

@@ -129,3 +129,15 @@ extension Command {
         return paused
     }
 }
+
+/// A suite that runs `gallery` in a temporary folder of its own.
+public protocol GalleryCommandSuite {
+    var folder: TemporaryFolder { get }
+}
+
+extension GalleryCommandSuite {
+    /// Runs `gallery` with `arguments` in the suite's folder.
+    public func gallery(_ arguments: String...) throws -> CommandResult {
+        try Command.gallery(arguments, in: folder.url)
+    }
+}

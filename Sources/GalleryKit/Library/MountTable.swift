@@ -30,20 +30,8 @@ enum MountTable {
         return points
     }
 
+    /// A field with its octal escapes (`\040` for a space) decoded.
     private static func unescaped(_ field: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < field.count {
-            if field[index] == UInt8(ascii: "\\"), index + 3 < field.count,
-                let value = UInt8(String(decoding: field[(index + 1)...(index + 3)], as: UTF8.self), radix: 8)
-            {
-                bytes.append(value)
-                index += 4
-            } else {
-                bytes.append(field[index])
-                index += 1
-            }
-        }
-        return bytes
+        EscapedBytes.decoded(field, escape: UInt8(ascii: "\\"), digits: 3, radix: 8)
     }
 }

@@ -71,21 +71,7 @@ struct TrashInfo: Equatable, Sendable {
 
     /// The bytes `%XX` escapes stand for; other characters as their UTF-8.
     static func percentDecoded(_ text: String) -> [UInt8] {
-        let encoded = Array(text.utf8)
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < encoded.count {
-            if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
-                let byte = UInt8(String(decoding: encoded[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
-            {
-                bytes.append(byte)
-                index += 3
-            } else {
-                bytes.append(encoded[index])
-                index += 1
-            }
-        }
-        return bytes
+        EscapedBytes.decoded(Array(text.utf8), escape: UInt8(ascii: "%"), digits: 2, radix: 16)
     }
 
     /// `2026-11-23T10:52:46` in the local time zone (`TZ`), by `localtime_r`.

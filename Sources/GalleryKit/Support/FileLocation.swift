@@ -9,22 +9,7 @@ import Foundation
 package enum FileLocation {
     /// The path's bytes, percent-decoded from the URL.
     static func bytes(of url: URL) -> [UInt8] {
-        let encoded = Array(url.absoluteURL.path(percentEncoded: true).utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(encoded.count)
-        var index = 0
-        while index < encoded.count {
-            if encoded[index] == UInt8(ascii: "%"), index + 2 < encoded.count,
-                let high = HexDigit.value(of: encoded[index + 1]), let low = HexDigit.value(of: encoded[index + 2])
-            {
-                bytes.append(high << 4 | low)
-                index += 3
-            } else {
-                bytes.append(encoded[index])
-                index += 1
-            }
-        }
-        return bytes
+        EscapedBytes.decoded(Array(url.absoluteURL.path(percentEncoded: true).utf8), escape: UInt8(ascii: "%"), digits: 2, radix: 16)
     }
 
     /// Calls `body` with the path as a C string (`nil` for an empty or NUL-holding path).
