@@ -2,6 +2,7 @@ import Foundation
 
 /// Lists the `.gallery` documents in a folder, like the Files app's document browser.
 public struct DocumentBrowser: Sendable {
+    /// The format's limits each document is read within.
     public var limits: BundleLimits
     /// The index that remembers documents between listings, or `nil` to read every document
     /// at every listing.
