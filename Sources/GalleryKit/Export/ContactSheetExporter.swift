@@ -15,6 +15,7 @@ public struct ContactSheetExporter: DocumentExporter {
 
     /// An exporter to the image file `output`, encoded by its extension.
     /// - Parameters:
+    ///   - output: The file the sheet will be exported to; its extension picks JPEG or PNG.
     ///   - width: The sheet's width in pixels; clamped to 256...16384.
     ///   - showsTitle: Whether to write the gallery's title above the images.
     /// - Throws: `.invalidArgument` unless `output` ends in `.jpg`, `.jpeg` or `.png` (in any case).
