@@ -15,7 +15,10 @@ public struct IIIFExporter: DocumentExporter {
     /// Where the export will be served, ending in `/`.
     public let baseURL: URL
 
-    /// - Throws: `.invalidArgument` unless `baseURL` is an http(s) URL with a host.
+    /// An exporter whose ids are made from `baseURL`, where the output will be served (a `/` is
+    /// added if it has none).
+    ///
+    /// - Throws: `.invalidArgument` unless `baseURL` is an http(s) URL with a host, and no query or fragment.
     public init(baseURL: URL) throws {
         guard ["http", "https"].contains(baseURL.scheme?.lowercased() ?? ""), baseURL.host?.isEmpty == false,
             baseURL.query == nil, baseURL.fragment == nil
