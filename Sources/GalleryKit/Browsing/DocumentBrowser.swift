@@ -2,6 +2,7 @@ import Foundation
 
 /// Lists the `.gallery` documents in a folder, like the Files app's document browser.
 public struct DocumentBrowser: Sendable {
+    /// The format's limits each document is read within.
     public var limits: BundleLimits
     /// The index that remembers documents between listings, or `nil` to read every document
     /// at every listing.
@@ -23,9 +24,12 @@ public struct DocumentBrowser: Sendable {
     /// for documents that are new or changed since the index last saw them. A damaged document is
     /// listed with its error; it never stops the listing. Hidden files are skipped. The index
     /// never changes the outcome: if it cannot be used, the documents are read.
-    /// - Parameter search: keep only documents whose name, title, captions or image URLs have
-    ///   words starting with each word of `search`, ignoring case and diacritics (text in scripts
-    ///   written without spaces, like Japanese, need only occur); see `DocumentSearch`.
+    /// - Parameters:
+    ///   - folder: the folder to list.
+    ///   - recursive: whether to list the documents in its subfolders too.
+    ///   - search: keep only documents whose name, title, captions or image URLs have
+    ///     words starting with each word of `search`, ignoring case and diacritics (text in scripts
+    ///     written without spaces, like Japanese, need only occur); see `DocumentSearch`.
     /// - Throws: `.fileNotFound` if `folder` does not exist.
     /// - Complexity: O(documents) `stat` calls, plus O(manifest size) for each document read.
     public func documents(in folder: URL, recursive: Bool = false, search: String? = nil) throws -> [DocumentSummary] {

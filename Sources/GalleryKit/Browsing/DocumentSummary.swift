@@ -12,12 +12,17 @@ public struct DocumentSummary: Sendable, Equatable {
     var path: Data
     /// The file name without `.gallery`.
     public var name: String
+    /// The gallery's title.
     public var title: String?
+    /// How many images the gallery has.
     public var imageCount: Int?
+    /// How many of them have their bytes in the document.
     public var cachedImageCount: Int?
     /// The file's size on disk.
     public var bytes: Int64
+    /// When the gallery was last saved, from its manifest.
     public var modified: Date?
+    /// When the gallery was created, from its manifest.
     public var created: Date?
     /// Why the document could not be read; the other fields are then `nil`.
     public var error: GalleryError?
@@ -41,6 +46,7 @@ public struct DocumentSummary: Sendable, Equatable {
 
     /// The orders a listing can be sorted in.
     public enum SortKey: String, Sendable, CaseIterable {
+        /// By name (natural order, ignoring case and accents), date modified or created, size on disk, or number of images.
         case name, modified, created, size, images
     }
 }

@@ -8,7 +8,12 @@ extension GalleryDocument {
     /// the images are in both documents, never in neither.
     /// - Parameters:
     ///   - offsets: the images of `source`, 0-based.
+    ///   - source: the document the images are copied from.
+    ///   - destination: the document they are copied into; if it is `source`, the images are
+    ///     copied (or moved) within it.
     ///   - position: where the first copy goes in `destination` (the end when `nil`).
+    ///   - removingFromSource: remove the images from `source` once `destination` is saved (a move).
+    ///   - lockTimeout: how long to wait for each document's lock before failing with `.busy`.
     /// - Returns: the number of images copied.
     @discardableResult
     public static func transferImages(

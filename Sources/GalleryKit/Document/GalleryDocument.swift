@@ -189,8 +189,10 @@ extension GalleryDocument {
 
     /// Saves the document where it lives, atomically.
     ///
-    /// - Parameter replacingExisting: for a new document, replace a file already at `url`
-    ///   (otherwise that is `.alreadyExists`).
+    /// - Parameters:
+    ///   - replacingExisting: for a new document, replace a file already at `url`
+    ///     (otherwise that is `.alreadyExists`).
+    ///   - lockTimeout: how long to wait for the folder's lock before failing with `.busy`.
     /// - Throws: `.busy` if another process holds the lock; `.documentChanged` if the file was
     ///   replaced since this document was opened (re-open it and edit again).
     public mutating func save(replacingExisting: Bool = false, lockTimeout: Duration = .seconds(5)) throws {

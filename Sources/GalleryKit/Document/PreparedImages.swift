@@ -31,6 +31,7 @@ public struct PreparedImages: Sendable {
     /// Local files must exist and be images (else this throws, and nothing is prepared); web
     /// images that cannot be downloaded or are not images become failures.
     /// - Parameters:
+    ///   - sources: the local files and web URLs to prepare.
     ///   - cache: whether the images' bytes will be stored in the document.
     ///   - thumbnails: whether cached images get a thumbnail.
     ///   - skippingFailed: leave failed web images out instead of keeping them as failed items.
@@ -139,8 +140,11 @@ extension GalleryDocument {
     /// does not know. The URL becomes the one fetched (a search-engine wrapper link, as another
     /// writer may have stored it, is replaced by the image's own URL). `prepared.images[i]` updates the image with `ids[i]`; images no
     /// longer in the gallery are skipped.
-    /// - Parameter keepingStatusOfFailures: leave images whose new preparation failed as they
-    ///   were (caching a working image that cannot be fetched now), instead of marking them failed.
+    /// - Parameters:
+    ///   - ids: the images to update, in the order of `prepared.images`.
+    ///   - prepared: the new preparation of their sources.
+    ///   - keepingStatusOfFailures: leave images whose new preparation failed as they
+    ///     were (caching a working image that cannot be fetched now), instead of marking them failed.
     public mutating func update(imagesWithIDs ids: [UUID], from prepared: PreparedImages, keepingStatusOfFailures: Bool = false) throws {
         try edit { gallery in
             for (id, fresh) in zip(ids, prepared.images) {

@@ -6,14 +6,17 @@ import Foundation
 /// The copy keeps the document's `modified` date, so exporting the same document twice gives
 /// byte-identical files.
 public struct BundleExporter: DocumentExporter {
+    /// An exporter to a self-contained `.gallery`.
     public init() {}
 
     /// The copy is written straight from the document; nothing is staged, but its entries are
     /// checked before any web image is fetched for it.
     public var materials: ExportMaterials { .documentEntries }
 
+    /// Nothing: the output is a file, never a folder to replace.
     public func writes(topLevelName name: String) -> Bool { false }
 
+    /// Writes the copy as a file in `staging`, which becomes the output.
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         let name = "export.gallery"
         _ = try GalleryError.attributing(to: contents.output) {

@@ -4,12 +4,16 @@ import Foundation
 /// `002.png`, … in reading order, for the e-readers and comic viewers of every platform.
 /// Failed images are left out.
 public struct CBZExporter: DocumentExporter {
+    /// An exporter to a `.cbz` file.
     public init() {}
 
+    /// The images' bytes, which the archive stores as they are.
     public var materials: ExportMaterials { .images }
 
+    /// Nothing: the output is a file, never a folder to replace.
     public func writes(topLevelName name: String) -> Bool { false }
 
+    /// Writes the archive as a file in `staging`, which becomes the output.
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         let name = "export.cbz"
         let pages = contents.items.compactMap(\.imagePath)

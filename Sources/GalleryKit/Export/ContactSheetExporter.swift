@@ -15,6 +15,7 @@ public struct ContactSheetExporter: DocumentExporter {
 
     /// An exporter to the image file `output`, encoded by its extension.
     /// - Parameters:
+    ///   - output: The file the sheet will be exported to; its extension picks JPEG or PNG.
     ///   - width: The sheet's width in pixels; clamped to 256...16384.
     ///   - showsTitle: Whether to write the gallery's title above the images.
     /// - Throws: `.invalidArgument` unless `output` ends in `.jpg`, `.jpeg` or `.png` (in any case).
@@ -29,10 +30,13 @@ public struct ContactSheetExporter: DocumentExporter {
         self.showsTitle = showsTitle
     }
 
+    /// Thumbnails only: the sheet never decodes an original.
     public var materials: ExportMaterials { .thumbnails }
 
+    /// Nothing: the output is a file, never a folder to replace.
     public func writes(topLevelName name: String) -> Bool { false }
 
+    /// Draws the sheet as a file in `staging`, which becomes the output.
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         // A failed item, and one libvips could make no thumbnail of, is the square error tile.
         let isTile = contents.items.map { $0.failure != nil || $0.thumbnailPath == nil }

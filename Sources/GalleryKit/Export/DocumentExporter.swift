@@ -22,7 +22,9 @@ public protocol DocumentExporter: Sendable {
 
 /// What an export needs of each image.
 public struct ExportMaterials: OptionSet, Sendable {
+    /// The set's bits.
     public let rawValue: Int
+    /// The set with the given bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// The image's bytes, at `images/NNN.<ext>`.
@@ -99,6 +101,7 @@ public struct ExportOptions: Sendable {
     /// Called after each download.
     public var progress: (@Sendable (ImageFetcher.Progress) -> Void)?
 
+    /// Options for an export; by default an existing output is refused and web images are not fetched.
     public init(replacingExisting: Bool = false, fetcher: ImageFetcher? = nil, progress: (@Sendable (ImageFetcher.Progress) -> Void)? = nil)
     {
         self.replacingExisting = replacingExisting

@@ -14,17 +14,21 @@ import Foundation
 /// gallery of ordinary size, and the first screens of any, with no script), and the script
 /// draws the others from the same data when they come near the view, and only those.
 public struct HTMLExporter: DocumentExporter {
+    /// An exporter to a static web site.
     public init() {}
 
     /// How many tiles the page's markup holds; the script draws the rest near the view.
     static let tilesInMarkup = 300
 
+    /// The images, which the viewer shows, and thumbnails, which the grid and filmstrip show.
     public var materials: ExportMaterials { [.images, .thumbnails] }
 
+    /// Whether `name` is one of the site's own files or folders (`index.html`, `assets`, `images`, `thumbnails`).
     public func writes(topLevelName name: String) -> Bool {
         ["index.html", "assets", "images", "thumbnails"].contains(name)
     }
 
+    /// Writes the page, its data and its assets; the staging folder becomes the output folder.
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         let items = contents.items
         let ratios = items.map { $0.failure == nil ? $0.image.aspectRatio : 1 }

@@ -15,7 +15,10 @@ public struct IIIFExporter: DocumentExporter {
     /// Where the export will be served, ending in `/`.
     public let baseURL: URL
 
-    /// - Throws: `.invalidArgument` unless `baseURL` is an http(s) URL with a host.
+    /// An exporter whose ids are made from `baseURL`, where the output will be served (a `/` is
+    /// added if it has none).
+    ///
+    /// - Throws: `.invalidArgument` unless `baseURL` is an http(s) URL with a host, and no query or fragment.
     public init(baseURL: URL) throws {
         guard ["http", "https"].contains(baseURL.scheme?.lowercased() ?? ""), baseURL.host?.isEmpty == false,
             baseURL.query == nil, baseURL.fragment == nil
@@ -28,8 +31,10 @@ public struct IIIFExporter: DocumentExporter {
         self.baseURL = URL(string: text.hasSuffix("/") ? text : text + "/") ?? baseURL
     }
 
+    /// The images and their thumbnails, which the manifest names by URL.
     public var materials: ExportMaterials { [.images, .thumbnails] }
 
+    /// Whether `name` is something this format writes (`manifest.json`, `images`, `thumbnails`).
     public func writes(topLevelName name: String) -> Bool {
         ["manifest.json", "images", "thumbnails"].contains(name)
     }
@@ -37,6 +42,7 @@ public struct IIIFExporter: DocumentExporter {
     /// The IIIF Presentation 3 JSON-LD context.
     static let context = "http://iiif.io/api/presentation/3/context.json"
 
+    /// Writes the manifest beside the staged images and thumbnails.
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         let isFile = contents.output.pathExtension.lowercased() == "json"
         // Resources inside the staging folder are served from here.

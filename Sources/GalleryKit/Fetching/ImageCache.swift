@@ -21,6 +21,7 @@ public final class ImageCache: Sendable {
     public struct Hit: Sendable, Equatable {
         /// The object's bytes; checked against its name.
         public var bytes: Data
+        /// The lowercase hex SHA-256 of `bytes`, which is also the object's file name.
         public var sha256: String
         /// The media type recorded with the key (`image/jpeg`).
         public var mediaType: String
@@ -29,6 +30,7 @@ public final class ImageCache: Sendable {
     /// The default capacity: 1 GiB.
     public static let defaultCapacity: Int64 = 1 << 30
 
+    /// The folder holding the cached objects (`$XDG_CACHE_HOME/gallery/images` by default).
     public let folder: URL
     /// The most bytes (disk blocks) the folder may hold.
     public let capacity: Int64

@@ -2,8 +2,10 @@ import Foundation
 
 /// Why an image cannot be shown, in words for a person ("HTTP 404 Not Found").
 public struct FetchFailure: Error, Sendable, Equatable {
+    /// Why, in words for a person.
     public var reason: String
 
+    /// A failure for the given reason.
     public init(_ reason: String) {
         self.reason = reason
     }

@@ -41,12 +41,17 @@ public final class ImageFetcher: Sendable {
 
     /// Progress over a batch: called after each image.
     public struct Progress: Sendable {
+        /// Images done so far, fetched or failed.
         public var finished: Int
+        /// Images in the batch.
         public var total: Int
+        /// Bytes downloaded so far.
         public var bytes: Int64
+        /// Images that could not be fetched so far.
         public var failures: Int
     }
 
+    /// The limits this fetcher downloads within: parallel jobs, timeout, size, redirects.
     public let configuration: Configuration
     /// Where images are looked for before downloading and kept after; `nil` for none.
     public let cache: ImageCache?

@@ -4,6 +4,7 @@ import Foundation
 public struct ImageInfo: Sendable, Equatable {
     /// Width and height as displayed, after EXIF orientation.
     public var width: Int
+    /// Height as displayed, after EXIF orientation.
     public var height: Int
     /// For example `image/jpeg`.
     public var mediaType: String

@@ -14,6 +14,7 @@ public struct PageStyle: Sendable, Equatable {
         case grid
     }
 
+    /// Justified rows or the grid.
     public var arrangement: Arrangement
     /// The width laid out, in points (CSS pixels on a screen, pixels on a sheet).
     public var width: Double

@@ -10,8 +10,11 @@ extension GalleryDocument {
     /// Never replaces a file, also when other processes create documents in the same folder at
     /// the same moment: each name is taken atomically, and a process that loses a name to
     /// another takes the next one.
-    /// - Parameter title: the gallery's title and the name's stem (a `/` becomes `-`); without
-    ///   one, the title is the name's stem ("Untitled 2").
+    /// - Parameters:
+    ///   - folder: the folder to create the document in.
+    ///   - title: the gallery's title and the name's stem (a `/` becomes `-`); without
+    ///     one, the title is the name's stem ("Untitled 2").
+    ///   - lockTimeout: how long to wait for the folder's lock.
     /// - Throws: `.invalidArgument` for a title longer than `Gallery.maximumTextLength`
     ///   characters (nothing is created); `.cannotCreate` if `folder` is missing, not a folder or
     ///   not writable; `.busy` if another process holds the folder's lock longer than `lockTimeout`.

@@ -14,7 +14,9 @@ public struct Gallery: Sendable, Equatable {
 
     /// The document's identity; stays the same through edits and copies of the file.
     public var id: UUID
+    /// The gallery's title; may be empty. At most `maximumTextLength` characters when set by `setTitle(_:)`.
     public var title: String
+    /// When the gallery was created, to the second.
     public var created: Date
     /// When the document was last saved. Also the timestamp of every archive entry.
     public var modified: Date

@@ -4,11 +4,13 @@ import Foundation
 public struct GalleryImage: Sendable, Equatable, Identifiable {
     /// Whether the image could be read.
     public enum Status: String, Sendable, Equatable {
+        /// The image was read and is shown as itself.
         case ok
         /// Shown as a square error tile (aspect ratio 1).
         case failed
     }
 
+    /// The image's identity within its gallery; stays the same through moves and edits.
     public var id: UUID
     /// Where the image comes from: a `file:` URL for local images, later `http(s):`.
     public var url: URL
@@ -16,7 +18,9 @@ public struct GalleryImage: Sendable, Equatable, Identifiable {
     public var aspectRatio: Double
     /// Displayed size in pixels, after EXIF orientation, when known.
     public var width: Int?
+    /// Displayed height in pixels, after EXIF orientation, when known.
     public var height: Int?
+    /// Whether the image could be read; a failed one is shown as a square error tile.
     public var status: Status
     /// Why the image failed, for a person.
     public var error: String?
@@ -24,7 +28,9 @@ public struct GalleryImage: Sendable, Equatable, Identifiable {
     public var cached: CachedImage?
     /// The name of the image's thumbnail entry, if any.
     public var thumbnail: String?
+    /// The image's caption, if any.
     public var caption: String?
+    /// When the image was added to the gallery, to the second.
     public var added: Date
     /// Image fields this version does not know; written back unchanged.
     public var unknownFields: [String: JSONValue]
@@ -104,12 +110,14 @@ public struct CachedImage: Sendable, Equatable {
     public var path: String
     /// Lowercase hex SHA-256 of the bytes.
     public var sha256: String
+    /// The size of the bytes, exactly as stored.
     public var bytes: Int64
     /// For example `image/jpeg`.
     public var mediaType: String
     /// Fields this version does not know; written back unchanged.
     public var unknownFields: [String: JSONValue]
 
+    /// A cached image stored at `path`, with no unknown fields.
     public init(path: String, sha256: String, bytes: Int64, mediaType: String) {
         self.path = path
         self.sha256 = sha256

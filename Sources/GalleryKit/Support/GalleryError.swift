@@ -72,6 +72,7 @@ public struct GalleryError: Error, CustomStringConvertible, Sendable, Equatable 
         self.init(code, path: FileLocation.displayPath(of: url), reason)
     }
 
+    /// The one line for a person: the path, then the reason (`Trip.gallery: no such document`).
     public var description: String {
         guard let path else { return reason }
         return "\(path): \(reason)"

@@ -2,14 +2,23 @@ import Foundation
 
 /// Any JSON value, kept as read, so fields a newer writer added survive an edit (spec §compatibility).
 public enum JSONValue: Sendable, Hashable, Codable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A whole number that fits in 64 bits.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object; its members' order is not kept.
     case object([String: JSONValue])
 
+    /// Decodes whatever JSON value the decoder holds.
+    /// - Throws: `DecodingError` if the value is not JSON.
     public init(from decoder: any Decoder) throws {
         // Each failed `try?` costs a thrown error, so the common kinds come first: a manifest is
         // mostly strings, then integers, numbers and objects.
@@ -31,6 +40,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
