@@ -63,7 +63,8 @@ struct ServeCommand: AsyncParsableCommand {
                     "gallery: warning: listening on \(host): other machines can reach the app; anyone with the URL can change these documents\n"
                         .utf8))
         }
-        let open = open, folderName = Output.name(configuration.folder)
+        // The whole path: made relative to the current folder, the current folder itself was "".
+        let open = open, folderName = configuration.folder.pathForDisplay
         try await server.run { url in
             FileHandle.standardOutput.write(Data("Serving \(folderName) at \(url.absoluteString)\nPress Ctrl-C to stop.\n".utf8))
             if open { Self.openInBrowser(url) }

@@ -55,6 +55,31 @@ import Testing
         #expect(result.output.isEmpty)
     }
 
+    /// The first line names the folder served by its whole path, the current folder included
+    /// (it was printed as an empty name).
+    @Test(arguments: [".", "absolute"])
+    func theFirstLineNamesTheFolderServed(argument: String) throws {
+        let process = Process()
+        process.executableURL = Command.gallery
+        process.arguments = ["serve", argument == "absolute" ? folder.url.path : argument]
+        process.currentDirectoryURL = folder.url
+        process.environment = Command.environment
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer {
+            process.interrupt()
+            process.waitUntilExit()
+        }
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        let text = String(decoding: line, as: UTF8.self)
+        let shown = folder.url.resolvingSymlinksInPath().path
+        #expect(
+            text.hasPrefix("Serving \(shown)/ at http://127.0.0.1:") || text.hasPrefix("Serving \(folder.url.path)/ at http://127.0.0.1:"),
+            "\(text)")
+    }
+
     @Test func aPortOutOfRangeIsAUsageError() throws {
         let result = try Command.gallery(["serve", ".", "--port", "70000"], in: folder.url)
         #expect(result.status == 64 && result.errorOutput.contains("--port must be from 0 to 65535"), "\(result)")
