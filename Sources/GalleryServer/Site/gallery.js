@@ -245,8 +245,7 @@
     cell.setAttribute('aria-posinset', String(index + 1));
     cell.setAttribute('aria-setsize', String(state.items.length));
     cell.tabIndex = item.id === tabStop ? 0 : -1;
-    // A phone's long press is the page's own touch drag, not the browser's drag and drop.
-    cell.draggable = !item.isPlaceholder && captionEditing !== item.id && !touchOnly.matches;
+    cell.draggable = isDraggable(item);
     for (const status of ['ok', 'failed', 'loading']) cell.classList.toggle(status, item.status === status);
     cell.classList.toggle('unstored', isUnstored(item));
     cell.classList.toggle('dragging', dragging.has(item.id));
@@ -260,6 +259,10 @@
     if (caption && caption.textContent !== (item.caption || '')) caption.textContent = item.caption || '';
     if (cell.image && cell.image.alt !== item.alt) cell.image.alt = item.alt;
   }
+
+  // Whether a cell is dragged with HTML5 drag and drop: a mouse's; a phone's long press is the
+  // page's own touch drag, and a caption being edited holds its cell.
+  function isDraggable(item) { return !item.isPlaceholder && captionEditing !== item.id && !touchOnly.matches; }
 
   // What decides a cell's content (its caption aside).
   function lookOf(item) {
@@ -1182,7 +1185,8 @@
     editInPlace(input, function (save) {
       captionEditing = null;
       input.remove();
-      cell.draggable = true;
+      // As before the edit: on a phone a cell stays undraggable.
+      cell.draggable = isDraggable(item);
       if (cells.get(item.id) === cell) cell.focus({ preventScroll: true });
       if (save && input.value !== (item.caption || '')) edit({ action: 'caption', id: item.id, text: input.value });
       scheduleWindow();
