@@ -73,8 +73,8 @@ public struct HTMLExporter: DocumentExporter {
         try GalleryError.system("cannot create", url: assets) { () throws(SystemError) in
             try FileLocation.makeDirectory(assets, mode: 0o755)
         }
-        for name in ["gallery.css"] + ViewerAssets.names + ["gallery.js"] {
-            try ExportStaging.createFile(at: assets.appendingPathComponent(name), contents: try ExportTemplate.data(named: "html/\(name)"))
+        for name in ["gallery.css"] + PageAssets.names + ["gallery.js"] {
+            try ExportStaging.createFile(at: assets.appendingPathComponent(name), contents: try PageAssets.asset(named: name))
         }
         return .folder
     }

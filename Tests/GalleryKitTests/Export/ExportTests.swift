@@ -191,11 +191,11 @@ import Testing
         #expect(files.contains("thumbnails/001.jpg") && files.contains("images/003.jpg") && files.contains("assets/gallery.js"))
         #expect(!files.contains { $0.hasPrefix("images/004") || $0.hasPrefix("thumbnails/004") }, "nothing for the failed image")
         // The viewer is GalleryKit's one viewer (gallery serve's too), and nothing else is asked for.
-        for name in ViewerAssets.names {
+        for name in PageAssets.names {
             let written = try Data(contentsOf: output.appendingPathComponent("assets/\(name)"))
-            #expect(written == (try ViewerAssets.data(named: name)), "\(name)")
+            #expect(written == (try PageAssets.data(named: name)), "\(name)")
         }
-        #expect(throws: GalleryError.self) { try ViewerAssets.data(named: "../index.html") }
+        #expect(throws: GalleryError.self) { try PageAssets.data(named: "../index.html") }
     }
 
     @Test func htmlReusesTheDocumentsThumbnailsAndMakesMissingOnes() async throws {
