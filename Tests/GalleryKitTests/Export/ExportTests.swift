@@ -139,7 +139,9 @@ import Testing
         #expect(!page.contains("</script><script>"))
         #expect(page.contains("&lt;/script&gt;&lt;script&gt;alert(1)"), "the title is shown as text")
         #expect(page.contains("{{items}}"), "a placeholder inside a caption stays text, filled once")
-        #expect(page.components(separatedBy: "<script").count - 1 == 4, "only the page's own data and three scripts")
+        // The shared scripts (PageAssets) and the export's own gallery.js.
+        let scripts = PageAssets.names.filter { $0.hasSuffix(".js") }.count + 1
+        #expect(page.components(separatedBy: "<script").count - 1 == 1 + scripts, "only the page's own data and its scripts")
         #expect(page.contains("HTTP 404 Not Found"), "the failed item's error tile")
     }
 
