@@ -61,14 +61,6 @@ extension PageStyle {
     public static let filmstripCell = 56.0
     /// …this far apart.
     public static let filmstripSpacing = 4.0
-
-    /// The width of the current cell of the filmstrip once settled (`GalleryLayout.filmstrip` at
-    /// expansion 1) for an image of this aspect ratio, in whole CSS pixels.
-    public static func filmstripWidth(ofImageWithAspectRatio ratio: Double) -> Double {
-        GalleryLayout.filmstrip(
-            aspectRatios: [ratio], current: 0, expansion: 1, width: filmstripCell, height: filmstripCell, spacing: filmstripSpacing
-        ).frames[0].width.rounded()
-    }
 }
 
 extension PageStyle {

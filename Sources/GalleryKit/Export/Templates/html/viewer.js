@@ -13,7 +13,10 @@
 // an empty <dialog class="viewer">: the viewer makes its own markup. Options:
 //   items:    [{ id, image, thumbnail, alt, caption, error, waiting, url, ratio }], in gallery
 //             order; `id` (optional) names an item across update(); `error` says why it has no
-//             image, `waiting` why it has none yet; `thumbnail` may be null
+//             image, `waiting` why it has none yet; `thumbnail` may be null; `ratio` is the
+//             aspect ratio its strip cell widens to. The one shape both pages feed it: the
+//             export's data holds it as it is (HTMLExporter), the app makes it from its state
+//             (gallery-viewer.js, adding `canKeep` for its action)
 //   strip:    { cell, spacing }, the filmstrip's square side and gap (PageStyle's)
 //   onShow:   called with the index and item of each image shown (to name it in the address)
 //   onClose:  called with the index and item shown when the viewer closes (to focus its tile)
