@@ -8,7 +8,7 @@
 
   const viewer = document.getElementById('viewer');
   const grid = document.querySelector('.grid');
-  if (!viewer || !grid || typeof viewer.showModal !== 'function' || !Gallery.Viewer || !Gallery.VirtualGrid || !window.GalleryViewerLayout) return;
+  if (!viewer || !grid || typeof viewer.showModal !== 'function' || !Gallery.Viewer || !Gallery.VirtualGrid || !Gallery.ViewerLayout) return;
 
   const data = JSON.parse(document.getElementById('gallery-data').textContent);
   const items = data.items;

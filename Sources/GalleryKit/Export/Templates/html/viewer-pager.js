@@ -28,7 +28,7 @@
       for (const [page, side] of pages) {
         const offset = dx + side * step;
         page.style.transform = offset ? 'translateX(' + offset + 'px)' : '';
-        const parallax = window.GalleryViewerLayout.parallaxOffset(offset / step, step);
+        const parallax = Gallery.ViewerLayout.parallaxOffset(offset / step, step);
         page.style.setProperty('--parallax', parallax + 'px');
       }
     };

@@ -104,7 +104,7 @@
       const ratios = [];
       for (let index = stripStart; index < stripEnd; index += 1) ratios.push(v.items[index].ratio);
       const width = strip.clientWidth;
-      const frames = window.GalleryViewerLayout.filmstrip(ratios, v.stripPosition - stripStart, stripRate, width, cell, gap);
+      const frames = Gallery.ViewerLayout.filmstrip(ratios, v.stripPosition - stripStart, stripRate, width, cell, gap);
       for (const button of thumbs.values()) {
         const index = button.index;
         const frame = frames[index - stripStart];
