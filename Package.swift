@@ -64,7 +64,9 @@ let package = Package(
             // filled in by `HTMLExporter`; inside the program, so that a copy of it alone works.
             resources: [
                 "index.html", "item.html", "failed-item.html", "gallery.css", "gallery.js",
-                "viewer.css", "viewer-layout.js", "viewer.js",
+                // Shared with gallery serve's page (`PageAssets`).
+                "viewer.css", "frames.js", "grid.js", "viewer-layout.js", "viewer-ui.js", "viewer-strip.js", "viewer-zoom.js",
+                "viewer-pager.js", "viewer.js",
             ].map { .embedInCode("Export/Templates/html/\($0)") },
             swiftSettings: instrumentedForFuzzing
         ),
@@ -80,9 +82,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The app's pages, style sheet and scripts, inside the program as GalleryKit's are.
-            resources: ["browser.html", "gallery.html", "app.css", "common.js", "browser.js", "gallery.js"].map {
-                .embedInCode("Site/\($0)")
-            }
+            resources: [
+                "browser.html", "gallery.html", "app.css", "common.js", "browser.js", "reorder.js", "image-requests.js",
+                "gallery-state.js", "gallery-grid.js", "gallery-images.js", "gallery-load.js", "gallery-anchor.js",
+                "gallery-selection.js", "gallery-edits.js", "gallery-drag.js", "gallery-touch.js", "gallery-keys.js",
+                "gallery-text.js", "gallery-controls.js", "gallery-viewer.js", "gallery.js",
+            ].map { .embedInCode("Site/\($0)") }
         ),
         .executableTarget(
             name: "gallery",

@@ -82,22 +82,12 @@ extension GalleryState.Item {
         }
         out.member("alt")
         out.string(alt)
-        if let width, let height {
-            out.member("width")
-            out.integer(width)
-            out.member("height")
-            out.integer(height)
-        }
-        out.member("hasThumbnail")
-        out.boolean(hasThumbnail)
         out.member("isCached")
         out.boolean(isCached)
         out.member("isPlaceholder")
         out.boolean(isPlaceholder)
         out.member("ratio")
         out.decimal(ratio, places: 4)
-        out.member("stripWidth")
-        out.hundredths(stripWidth)
         out.raw("}")
     }
 }

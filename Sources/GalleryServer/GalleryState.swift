@@ -13,18 +13,12 @@ struct GalleryState: Sendable {
         var caption: String?
         var error: String?
         var alt: String
-        var width: Int?
-        var height: Int?
-        var hasThumbnail: Bool
         var isCached: Bool
         /// Set on a placeholder: it is not in the document yet.
         var isPlaceholder: Bool
         /// The aspect ratio the layouts give it (1, a square, for a failed image): the viewer's
         /// filmstrip widens it towards this.
         var ratio: Double = 1
-        /// The viewer's filmstrip width of this image when current (`PageStyle`), in CSS
-        /// pixels; the other cells are `PageStyle.filmstripCell` squares.
-        var stripWidth: Double = PageStyle.filmstripCell
     }
 
     struct Layout: Sendable {
@@ -103,8 +97,7 @@ extension GalleryState {
             items.append(
                 Item(
                     id: placeholder.id.uuidString.lowercased(), status: "loading", url: placeholder.source,
-                    alt: "Arriving: \(placeholder.source)",
-                    hasThumbnail: false, isCached: false, isPlaceholder: true
+                    alt: "Arriving: \(placeholder.source)", isCached: false, isPlaceholder: true
                 ))
         }
         for offset in gallery.images.indices {
@@ -118,9 +111,7 @@ extension GalleryState {
                 Item(
                     id: image.id.uuidString.lowercased(), status: status, url: image.url.absoluteString, caption: image.caption,
                     error: image.error,
-                    alt: alt, width: image.width, height: image.height, hasThumbnail: image.thumbnail != nil,
-                    isCached: image.isCached, isPlaceholder: false, ratio: ratios[ratios.count - 1],
-                    stripWidth: PageStyle.filmstripWidth(ofImageWithAspectRatio: ratios[ratios.count - 1])
+                    alt: alt, isCached: image.isCached, isPlaceholder: false, ratio: ratios[ratios.count - 1]
                 ))
         }
         atEnd.forEach(add)

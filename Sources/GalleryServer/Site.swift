@@ -3,8 +3,9 @@ import GalleryKit
 import Hummingbird
 
 /// The app's pages, style sheets and scripts: the files in `Site/`, inside the program
-/// (SwiftPM's `embedInCode` resources, as GalleryKit's export templates are), and the image
-/// viewer's (`ViewerAssets`).
+/// (SwiftPM's `embedInCode` resources, as GalleryKit's export templates are), and those the
+/// HTML export shares with the gallery page (`PageAssets`: the frame lookups, the virtual grid,
+/// the image viewer).
 struct Site: Sendable {
     struct File: Sendable {
         var bytes: ByteBuffer
@@ -19,17 +20,33 @@ struct Site: Sendable {
         for (name, bytes, type) in [
             ("browser.html", PackageResources.browser_html, html),
             ("gallery.html", PackageResources.gallery_html, html),
-            ("app.css", PackageResources.app_css, css),
+            ("app.css", [UInt8](PageAssets.styleSheet(PackageResources.app_css)), css),
             ("common.js", PackageResources.common_js, script),
             ("browser.js", PackageResources.browser_js, script),
+            // The gallery page's scripts, in the order it loads them (after PageAssets').
+            ("reorder.js", PackageResources.reorder_js, script),
+            ("image-requests.js", PackageResources.image_requests_js, script),
+            ("gallery-state.js", PackageResources.gallery_state_js, script),
+            ("gallery-grid.js", PackageResources.gallery_grid_js, script),
+            ("gallery-images.js", PackageResources.gallery_images_js, script),
+            ("gallery-load.js", PackageResources.gallery_load_js, script),
+            ("gallery-anchor.js", PackageResources.gallery_anchor_js, script),
+            ("gallery-selection.js", PackageResources.gallery_selection_js, script),
+            ("gallery-edits.js", PackageResources.gallery_edits_js, script),
+            ("gallery-drag.js", PackageResources.gallery_drag_js, script),
+            ("gallery-touch.js", PackageResources.gallery_touch_js, script),
+            ("gallery-keys.js", PackageResources.gallery_keys_js, script),
+            ("gallery-text.js", PackageResources.gallery_text_js, script),
+            ("gallery-controls.js", PackageResources.gallery_controls_js, script),
+            ("gallery-viewer.js", PackageResources.gallery_viewer_js, script),
             ("gallery.js", PackageResources.gallery_js, script),
         ] {
             files[name] = File(bytes: ByteBuffer(bytes: bytes), contentType: type)
         }
-        // The image viewer is the HTML export's (one viewer for both), from GalleryKit.
-        for name in ViewerAssets.names {
+        // The HTML export's grid and image viewer (one of each for both), from GalleryKit.
+        for name in PageAssets.names {
             files[name] = File(
-                bytes: ByteBuffer(bytes: try ViewerAssets.data(named: name)), contentType: name.hasSuffix(".css") ? css : script)
+                bytes: ByteBuffer(bytes: try PageAssets.data(named: name)), contentType: name.hasSuffix(".css") ? css : script)
         }
         self.files = files
     }

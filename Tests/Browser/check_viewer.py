@@ -35,7 +35,7 @@ def viewer_data(page):
     state = page.evaluate("""async () => {
         const answer = await fetch('/api/galleries/Trip.gallery?width=1280&style=justified');
         return answer.json(); }""")
-    items = [{"id": item["id"], "ratio": item["ratio"], "stripWidth": item["stripWidth"], "caption": item.get("caption") or "",
+    items = [{"id": item["id"], "ratio": item["ratio"], "caption": item.get("caption") or "",
               "error": item.get("error") if item["status"] == "failed" else None}
              for item in state["items"] if not item["isPlaceholder"]]
     return {"items": items, "strip": state["strip"]}

@@ -17,7 +17,7 @@ from playwright.sync_api import sync_playwright
 COMPARE = """(cases) => {
   const number = (text) => text === 'inf' ? Infinity : text === '-inf' ? -Infinity : Number(text);
   const differs = (a, b) => !(Math.abs(a - b) <= 1e-9 * (Math.abs(a) + Math.abs(b) + 1));
-  const layout = window.GalleryViewerLayout;
+  const layout = window.Gallery.ViewerLayout;
   for (const [index, c] of cases.filmstrip.entries()) {
     const frames = layout.filmstrip(c.ratios.map(number), number(c.position), number(c.rate), number(c.width), number(c.height), number(c.spacing));
     const expected = c.frames.map((frame) => frame.map(number));

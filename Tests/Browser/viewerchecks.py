@@ -2,7 +2,7 @@
 same viewer is judged the same way on both pages.
 
 Each takes the page and `data`, the viewer's images as the page's data gives them:
-{"items": [{"ratio", "stripWidth", "caption", "error", ...}], "strip": {"cell", "spacing"}}.
+{"items": [{"ratio", "caption", "error", ...}], "strip": {"cell", "spacing"}}.
 """
 import time
 
@@ -11,6 +11,15 @@ from browserlib import check, wait_for_js
 
 def counter_text(index, count):
     return f"{index + 1} of {count}"
+
+
+def strip_width(data, item, expanding=1):
+    """GalleryLayout.filmstrip's width of `item`'s strip cell widened by `expanding` (1: the
+    current one at rest): the square cell plus that fraction of the difference to its shape, its
+    ratio kept within the filmstrip's 0.5...3."""
+    cell = data["strip"]["cell"]
+    ratio = min(max(item["ratio"], 0.5), 3)
+    return cell + (cell * ratio - cell) * expanding
 
 
 def strip_geometry(page):
@@ -25,7 +34,7 @@ def strip_geometry(page):
 
 def check_at_rest(page, data, index, tolerance=1):
     """The viewer rests on item `index`: its counter, caption, and its strip thumbnail as wide as
-    GalleryLayout's (`stripWidth`) and centred, still so once every transition has ended."""
+    GalleryLayout's (`strip_width`) and centred, still so once every transition has ended."""
     items = data["items"]
     item = items[index]
     expected = counter_text(index, len(items))
@@ -33,7 +42,7 @@ def check_at_rest(page, data, index, tolerance=1):
                 f"the viewer's counter does not read {expected!r}")
     caption = page.locator(".viewer .viewer-caption").text_content()
     check(caption == (item["caption"] or ""), f"the viewer's caption reads {caption!r}, not {item['caption']!r}")
-    want = item["stripWidth"]
+    want = strip_width(data, item)
     wait_for_js(page, """([want, tolerance]) => { const c = document.querySelector('.viewer .thumb.current');
                                    if (!c) return false;
                                    const r = c.getBoundingClientRect();
@@ -60,8 +69,7 @@ def check_mid_swipe(page, data, index, screenshot=None):
     cell, gap = data["strip"]["cell"], data["strip"]["spacing"]
 
     def extra(item, expanding):
-        ratio = min(max(item["ratio"], 0.5), 3)
-        return (cell * ratio - cell) * expanding
+        return strip_width(data, item, expanding) - cell
 
     stage = page.locator(".viewer .stage").bounding_box()
     y = stage["y"] + stage["height"] / 2

@@ -121,15 +121,36 @@ import Testing
         }
     }
 
+    /// Every style sheet and script the pages list is served, style sheets with their breakpoint
+    /// filled in (`PageAssets.styleSheet`): a script missing from `Site` would leave the page
+    /// without a part.
+    @Test(arguments: ["/", "/gallery/Trip.gallery"])
+    func everyFileAPageListsIsServed(page: String) async throws {
+        let harness = try ServerHarness()
+        try await harness.test { client in
+            let answer = try await client.execute(uri: page, method: .get, headers: harness.headers)
+            let html = String(decoding: Data(buffer: answer.body), as: UTF8.self)
+            let listed = try NSRegularExpression(pattern: #"(?:src|href)="(/assets/[^"]+)""#)
+                .matches(in: html, range: NSRange(html.startIndex..., in: html))
+                .map { String(html[Range($0.range(at: 1), in: html)!]) }
+            #expect(listed.count >= 3, "\(listed)")
+            for uri in listed {
+                let response = try await client.execute(uri: uri, method: .get, headers: harness.headers)
+                #expect(response.status == .ok, "\(uri)")
+                #expect(!String(decoding: Data(buffer: response.body), as: UTF8.self).contains("{{"), "\(uri) has a placeholder left")
+            }
+        }
+    }
+
     /// One viewer for the app and the export: the page's viewer files are the ones the HTML
     /// export writes, byte for byte.
-    @Test(arguments: ViewerAssets.names)
+    @Test(arguments: PageAssets.names)
     func theViewerIsTheExportsOwn(name: String) async throws {
         let harness = try ServerHarness()
         try await harness.test { client in
             let response = try await client.execute(uri: "/assets/\(name)", method: .get, headers: harness.headers)
             #expect(response.status == .ok)
-            #expect(Data(buffer: response.body) == (try ViewerAssets.data(named: name)))
+            #expect(Data(buffer: response.body) == (try PageAssets.data(named: name)))
         }
     }
 }

@@ -55,7 +55,13 @@ struct ExportTemplate {
         "html/gallery.css": PackageResources.gallery_css,
         "html/gallery.js": PackageResources.gallery_js,
         "html/viewer.css": PackageResources.viewer_css,
+        "html/frames.js": PackageResources.frames_js,
+        "html/grid.js": PackageResources.grid_js,
         "html/viewer-layout.js": PackageResources.viewer_layout_js,
+        "html/viewer-ui.js": PackageResources.viewer_ui_js,
+        "html/viewer-strip.js": PackageResources.viewer_strip_js,
+        "html/viewer-zoom.js": PackageResources.viewer_zoom_js,
+        "html/viewer-pager.js": PackageResources.viewer_pager_js,
         "html/viewer.js": PackageResources.viewer_js,
     ]
 }

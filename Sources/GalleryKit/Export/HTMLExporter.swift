@@ -77,8 +77,8 @@ public struct HTMLExporter: DocumentExporter {
         try GalleryError.system("cannot create", url: assets) { () throws(SystemError) in
             try FileLocation.makeDirectory(assets, mode: 0o755)
         }
-        for name in ["gallery.css"] + ViewerAssets.names + ["gallery.js"] {
-            try ExportStaging.createFile(at: assets.appendingPathComponent(name), contents: try ExportTemplate.data(named: "html/\(name)"))
+        for name in ["gallery.css"] + PageAssets.names + ["gallery.js"] {
+            try ExportStaging.createFile(at: assets.appendingPathComponent(name), contents: try PageAssets.asset(named: name))
         }
         return .folder
     }
@@ -121,22 +121,19 @@ public struct HTMLExporter: DocumentExporter {
         return value.isFinite ? (value * 10_000).rounded() / 10_000 : 0
     }
 
-    /// The data the script reads: each item's files, size, texts and filmstrip width, and the
-    /// frames of the tiles not in the markup (`drawn`), as `frameStyle` gives them.
+    /// The data the scripts read: each item in the viewer's shape (described at the top of
+    /// `viewer.js`: its files, texts and aspect ratio, no more), and the frames of the tiles not in
+    /// the markup (`drawn`), as `frameStyle` gives them.
     static func pageData(title: String, items: [ExportItem], ratios: [Double], desktop: GalleryLayout, phone: GalleryLayout) -> JSONValue {
         let entries: [JSONValue] = zip(items, ratios).map { item, ratio in
-            let size = item.pixelSize
             let isOK = item.failure == nil && item.imagePath != nil
             return .object([
                 "image": isOK ? .string(item.imagePath!) : .null,
                 "thumbnail": isOK ? .string(item.thumbnailPath ?? item.imagePath!) : .null,
-                "width": size.map { .integer(Int64($0.width)) } ?? .null,
-                "height": size.map { .integer(Int64($0.height)) } ?? .null,
                 "alt": .string(alternativeText(of: item)),
                 "caption": item.image.caption.map(JSONValue.string) ?? .null,
                 "error": isOK ? .null : .string(item.failure ?? "the image could not be loaded"),
                 "url": isOK ? .null : .string(item.source),
-                "stripWidth": .number(isOK ? PageStyle.filmstripWidth(ofImageWithAspectRatio: ratio) : PageStyle.filmstripCell),
                 "ratio": .number(isOK ? ratio : 1),
             ])
         }

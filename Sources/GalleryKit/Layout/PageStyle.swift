@@ -39,15 +39,20 @@ extension PageStyle {
     /// A screen page `width` CSS pixels wide showing about `columns` images a row: the gallery
     /// page of `gallery serve` at the window's width, and the HTML export at its two widths.
     ///
-    /// The gap is 4 px on a phone (under 600 px) and 6 px otherwise. The columns setting gives
+    /// The gap is 4 px on a phone (under `phoneWidth`) and 6 px otherwise. The columns setting gives
     /// the grid its columns and justified rows their height — as tall as a grid column is wide —
     /// so the one control (the original app's pinch) changes the images per row in both.
     public static func screen(width: Double, columns: Int, arrangement: Arrangement = .justified) -> PageStyle {
         let columns = max(columns, 1)
-        let spacing = width < 600 ? 4.0 : 6.0
+        let spacing = width < phoneWidth ? 4.0 : 6.0
         let rowHeight = (width - Double(columns - 1) * spacing) / Double(columns)
         return PageStyle(arrangement: arrangement, width: width, columns: columns, rowHeight: rowHeight, spacing: spacing)
     }
+
+    /// The phone breakpoint, in CSS pixels: a page this wide or narrower (the style sheets'
+    /// `max-width` media queries, filled in by `PageAssets.styleSheet(_:)`) is a phone's, and so is
+    /// a layout narrower than it (its smaller gap). The one place the number is written.
+    public static let phoneWidth = 600.0
 
     /// The widths the HTML export lays its page out at (then scaled to the window): a desktop
     /// window's content and a phone held upright, as `gallery serve` would at those widths.
@@ -57,14 +62,6 @@ extension PageStyle {
     public static let filmstripCell = 56.0
     /// …this far apart.
     public static let filmstripSpacing = 4.0
-
-    /// The width of the current cell of the filmstrip once settled (`GalleryLayout.filmstrip` at
-    /// expansion 1) for an image of this aspect ratio, in whole CSS pixels.
-    public static func filmstripWidth(ofImageWithAspectRatio ratio: Double) -> Double {
-        GalleryLayout.filmstrip(
-            aspectRatios: [ratio], current: 0, expansion: 1, width: filmstripCell, height: filmstripCell, spacing: filmstripSpacing
-        ).frames[0].width.rounded()
-    }
 }
 
 extension PageStyle {

@@ -1,8 +1,10 @@
-// gallery serve: helpers both pages share. Text from documents (titles, captions, errors, URLs)
-// is untrusted: it reaches the page only through textContent and attributes, never as markup.
+// gallery serve: helpers both pages share, the first part of window.Gallery (frames.js says why
+// the scripts are classic ones sharing that object). Text from documents (titles, captions,
+// errors, URLs) is untrusted: it reaches the page only through textContent and attributes, never
+// as markup.
 'use strict';
 
-const Gallery = {
+Object.assign(window.Gallery = window.Gallery || {}, {
   // Calls the app's API; resolves to the JSON answer, or rejects with an Error whose message is
   // the server's one line.
   async api(method, path, body, options) {
@@ -63,4 +65,4 @@ const Gallery = {
   },
 
   path(name) { return encodeURIComponent(name); },
-};
+});

@@ -157,7 +157,9 @@ import Testing
         #expect(!page.contains("</script><script>"))
         #expect(page.contains("&lt;/script&gt;&lt;script&gt;alert(1)"), "the title is shown as text")
         #expect(page.contains("{{items}}"), "a placeholder inside a caption stays text, filled once")
-        #expect(page.components(separatedBy: "<script").count - 1 == 4, "only the page's own data and three scripts")
+        // The shared scripts (PageAssets) and the export's own gallery.js.
+        let scripts = PageAssets.names.filter { $0.hasSuffix(".js") }.count + 1
+        #expect(page.components(separatedBy: "<script").count - 1 == 1 + scripts, "only the page's own data and its scripts")
         #expect(page.contains("HTTP 404 Not Found"), "the failed item's error tile")
     }
 
@@ -209,11 +211,11 @@ import Testing
         #expect(files.contains("thumbnails/001.jpg") && files.contains("images/003.jpg") && files.contains("assets/gallery.js"))
         #expect(!files.contains { $0.hasPrefix("images/004") || $0.hasPrefix("thumbnails/004") }, "nothing for the failed image")
         // The viewer is GalleryKit's one viewer (gallery serve's too), and nothing else is asked for.
-        for name in ViewerAssets.names {
+        for name in PageAssets.names {
             let written = try Data(contentsOf: output.appendingPathComponent("assets/\(name)"))
-            #expect(written == (try ViewerAssets.data(named: name)), "\(name)")
+            #expect(written == (try PageAssets.data(named: name)), "\(name)")
         }
-        #expect(throws: GalleryError.self) { try ViewerAssets.data(named: "../index.html") }
+        #expect(throws: GalleryError.self) { try PageAssets.data(named: "../index.html") }
     }
 
     @Test func htmlReusesTheDocumentsThumbnailsAndMakesMissingOnes() async throws {

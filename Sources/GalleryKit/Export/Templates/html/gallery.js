@@ -1,91 +1,45 @@
-// GalleryKit HTML export: the grid (its tiles beyond the markup's drawn near the view) and the
-// viewer (viewer.js) opened from it, on a tile or on an address ending in #N.
-// A classic script, not a module: modules do not load from file://. Without it the grid still
-// works (every tile links to its original). Data from the document (captions, titles, errors)
-// is untrusted: it reaches the page only through textContent and setAttribute, never as markup.
-(function () {
+// GalleryKit HTML export: the page's glue: its grid (Gallery.VirtualGrid) drawing the tiles beyond the markup's, and the viewer opened from them.
+// A classic script on window.Gallery (frames.js says why): the page works from file://. Without
+// scripts the grid still works (every tile links to its original). Data from the document
+// (captions, titles, errors) is untrusted: it reaches the page only through textContent and
+// setAttribute, never as markup.
+(function (Gallery) {
   'use strict';
 
   const viewer = document.getElementById('viewer');
   const grid = document.querySelector('.grid');
-  if (!viewer || !grid || typeof viewer.showModal !== 'function' || !window.GalleryViewer || !window.GalleryViewerLayout) return;
+  if (!viewer || !grid || typeof viewer.showModal !== 'function' || !Gallery.Viewer || !Gallery.VirtualGrid || !Gallery.ViewerLayout) return;
 
   const data = JSON.parse(document.getElementById('gallery-data').textContent);
   const items = data.items;
 
-  // The tiles in the markup; the rest (of a large gallery) are drawn near the view (see "The grid").
+  // The tiles in the markup; the rest (of a large gallery) are drawn near the view.
   const tiles = [];
   grid.querySelectorAll('.tile').forEach(function (tile) { tiles[Number(tile.dataset.index)] = tile; });
 
   // The grid ----------------------------------------------------------------------------------
 
-  // The markup holds the first tiles; those after them are drawn here when they come within a
-  // screen of the view, and let go when they leave it (unless focused), so that a gallery of
-  // 100,000 images holds a few hundred tiles and asks only for the thumbnails near the view.
-  // Their frames are the data's, in the same percentages as the markup's style attributes.
+  // The markup holds the first tiles; those after them are drawn when they come within a screen
+  // of the view, and let go when they leave it (unless focused). Their frames are the data's, in
+  // the same percentages of the grid as the markup's style attributes: x, y, width, height for
+  // each, in the desktop and the phone layouts, which the style sheet picks between.
   const drawn = data.drawn;
-  const drawnTiles = new Map();  // index -> tile, for the tiles drawn here that are in the DOM
-  const phoneWidth = window.matchMedia('(max-width: 600px)');  // as in gallery.css
-  const tallest = { desktop: tallestOf(drawn.desktop), phone: tallestOf(drawn.phone) };
-  let gridRequested = false;
-
-  function tallestOf(frames) {
-    let height = 0;
-    for (let at = 3; at < frames.length; at += 4) height = Math.max(height, frames[at]);
-    return height;
+  const phoneWidth = window.matchMedia('(max-width: ' + getComputedStyle(grid).getPropertyValue('--phone-width').trim() + ')');
+  function frameIndex(frames) {
+    return Gallery.FrameIndex(frames.length / 4, function (index) { return frames[index * 4 + 1]; }, function (index) { return frames[index * 4 + 3]; });
   }
-
-  // The tiles drawn here whose frames meet the band from `top` to `bottom` (in % of the grid's
-  // height), as indices [start, end). Frames are in reading order, their tops never decreasing:
-  // two binary searches.
-  function drawnBetween(top, bottom) {
-    const layout = phoneWidth.matches ? 'phone' : 'desktop';
-    const frames = drawn[layout], count = frames.length / 4;
-    function firstWithTop(isBefore) {
-      let low = 0, high = count;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (isBefore(frames[middle * 4 + 1])) low = middle + 1; else high = middle;
-      }
-      return low;
-    }
-    const start = firstWithTop(function (y) { return y < top - tallest[layout]; });
-    const end = firstWithTop(function (y) { return y <= bottom; });
-    return [drawn.first + start, drawn.first + Math.max(start, end)];
-  }
-
-  function updateGrid() {
-    const box = grid.getBoundingClientRect();
-    if (drawn.desktop.length === 0 || box.height <= 0) return;
-    const reach = Math.max(window.innerHeight, 600);
-    const [start, end] = drawnBetween((-box.top - reach) / box.height * 100, (window.innerHeight - box.top + reach) / box.height * 100);
-    let following = null;  // the first tile kept after the band, which new ones go before
-    for (const [index, tile] of drawnTiles) {
-      if (index >= start && index < end) continue;
-      if (tile.contains(document.activeElement)) {
-        if (index >= end && (!following || index < Number(following.dataset.index))) following = tile;
-        continue;
-      }
-      tile.remove();
-      drawnTiles.delete(index);
-    }
-    // From the end back, each new tile goes before the one after it: the DOM (and Tab) stays in order.
-    for (let index = end - 1; index >= start; index -= 1) {
-      let tile = drawnTiles.get(index);
-      if (!tile) {
-        tile = drawTile(index);
-        grid.insertBefore(tile, following);
-        drawnTiles.set(index, tile);
-      }
-      following = tile;
-    }
-  }
-
-  function scheduleGrid() {
-    if (gridRequested) return;
-    gridRequested = true;
-    requestAnimationFrame(function () { gridRequested = false; updateGrid(); });
-  }
+  const layouts = { desktop: frameIndex(drawn.desktop), phone: frameIndex(drawn.phone) };
+  const drawnTiles = Gallery.VirtualGrid({
+    container: grid,
+    frames: function () { return phoneWidth.matches ? layouts.phone : layouts.desktop; },
+    first: drawn.first,
+    unit: function (box) { return box.height / 100; },
+    keyOf: function (index) { return index; },
+    indexOf: function (index) { return index; },
+    isKept: function (index, tile) { return tile.contains(document.activeElement); },
+    draw: function (index, tile) { return tile || drawTile(index); },
+    discard: function (tile) { tile.remove(); },
+  });
 
   // A tile as the markup writes it (item.html, failed-item.html).
   function drawTile(index) {
@@ -129,27 +83,27 @@
 
   // The tile of item `index`, drawn (and scrolled to) if it is not in the DOM.
   function tileAt(index) {
-    if (tiles[index] || drawnTiles.has(index) || index < drawn.first) return tiles[index] || drawnTiles.get(index);
+    if (tiles[index] || drawnTiles.elements.has(index) || index < drawn.first) return tiles[index] || drawnTiles.elements.get(index);
     const box = grid.getBoundingClientRect();
     const frames = phoneWidth.matches ? drawn.phone : drawn.desktop, at = (index - drawn.first) * 4;
     const top = box.top + frames[at + 1] / 100 * box.height, height = frames[at + 3] / 100 * box.height;
     window.scrollBy(0, top + height / 2 - window.innerHeight / 2);
-    updateGrid();
-    return drawnTiles.get(index);
+    drawnTiles.update();
+    return drawnTiles.elements.get(index);
   }
 
-  window.addEventListener('scroll', scheduleGrid, { passive: true });
-  window.addEventListener('resize', scheduleGrid);
-  phoneWidth.addEventListener('change', scheduleGrid);
+  window.addEventListener('scroll', drawnTiles.schedule, { passive: true });
+  window.addEventListener('resize', drawnTiles.schedule);
+  phoneWidth.addEventListener('change', drawnTiles.schedule);
   // A tile left with Tab (its neighbours drawn by the time the browser scrolls to the next one).
-  grid.addEventListener('focusout', scheduleGrid);
-  updateGrid();
+  grid.addEventListener('focusout', drawnTiles.schedule);
+  drawnTiles.update();
 
   // The viewer ---------------------------------------------------------------------------------
 
   // The address names the image shown (#N), without an entry in the history for each one; the
   // viewer gives the focus back to that image's tile.
-  const imageViewer = window.GalleryViewer(viewer, {
+  const imageViewer = Gallery.Viewer(viewer, {
     items: items,
     strip: data.strip,
     onShow: function (index) { history.replaceState(null, '', '#' + (index + 1)); },
@@ -193,4 +147,4 @@
   });
 
   if (indexFromHash() >= 0) open(indexFromHash());
-})();
+})(window.Gallery = window.Gallery || {});

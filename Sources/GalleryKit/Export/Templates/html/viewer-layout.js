@@ -2,8 +2,8 @@
 // GalleryLayout.filmstrip(aspectRatios:position:expandingRate:…) and
 // GalleryLayout.parallaxOffset(pageDistance:pageWidth:) of the Swift library, line for line, and
 // a test (ViewerLayoutScriptTests) compares the two on many random inputs: change them together.
-// A classic script (it must load from file://): it defines window.GalleryViewerLayout.
-(function () {
+// A classic script on window.Gallery (frames.js says why): it defines Gallery.ViewerLayout.
+(function (Gallery) {
   'use strict';
 
   const maximumLength = 1e12;
@@ -68,5 +68,5 @@
     return -parallaxFactor * pageWidth * distance;
   }
 
-  window.GalleryViewerLayout = { filmstrip: filmstrip, parallaxOffset: parallaxOffset };
-})();
+  Gallery.ViewerLayout = { filmstrip: filmstrip, parallaxOffset: parallaxOffset };
+})(window.Gallery = window.Gallery || {});
