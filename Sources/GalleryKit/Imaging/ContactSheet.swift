@@ -78,7 +78,7 @@ enum ContactSheet {
                 Int32(clamping: cell.rect.height)
             )
             if let thumbnail = cell.thumbnail {
-                let drawn = try? LibVips.run { () -> Void? in
+                let drawn: Void? = try? LibVips.run { () -> Void? in
                     let status =
                         switch thumbnail {
                         case .file(let url):
