@@ -3,15 +3,12 @@ import GalleryKit
 
 /// The served folder, and the only way a name from a URL becomes a path.
 ///
-/// A name is one file name ending in `.gallery`, directly in the folder: no `/`, no `..`, no NUL,
-/// no hidden file. A symbolic link in the folder is followed only if it leads to a file inside
+/// A name is one document file name (`DocumentName`'s rules: no `/`, no `..`, no NUL, no hidden
+/// file), directly in the folder. A symbolic link in the folder is followed only if it leads to a file inside
 /// the folder. Names arrive percent-encoded and are decoded once, here, before these checks.
 struct DocumentFolder: Sendable {
     /// The folder, with symbolic links resolved.
     let url: URL
-    /// How every document's name ends.
-    static let documentExtension = ".gallery"
-
     init(_ folder: URL) throws {
         let resolved = Self.realPath(of: folder.standardizedFileURL) ?? folder.standardizedFileURL
         var isDirectory: ObjCBool = false
@@ -45,9 +42,7 @@ struct DocumentFolder: Sendable {
     /// Where a document given the name `name` (as typed, not encoded) would go: it may exist,
     /// and the library refuses to overwrite. `.gallery` is added when missing.
     func newDocument(named name: String) throws -> URL {
-        var name = name
-        if !name.lowercased().hasSuffix(Self.documentExtension) { name += Self.documentExtension }
-        return url.appendingPathComponent(try Self.checked(name), isDirectory: false)
+        url.appendingPathComponent(try Self.checked(DocumentName.withExtension(name)), isDirectory: false)
     }
 
     /// Whether `file` (links resolved) lies inside the folder.
@@ -75,18 +70,11 @@ struct DocumentFolder: Sendable {
         return try checked(name)
     }
 
-    /// `name`, checked to be a plain document file name.
+    /// `name`, checked to be a plain document file name by the library's rules (`DocumentName`).
     static func checked(_ name: String) throws -> String {
-        let refuse = { (why: String) in APIError(.badRequest, "'\(name)' is not a document name: \(why)") }
-        guard !name.contains("/"), !name.contains("\\") else { throw refuse("it names a path, not a file") }
-        guard !name.contains("\0"), !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw refuse("it holds control characters")
+        if let problem = DocumentName.problem(with: name) {
+            throw APIError(.badRequest, "'\(name)' is not a document name: \(problem)")
         }
-        guard !name.hasPrefix(".") else { throw refuse("it is hidden or leads out of the folder") }
-        guard name.lowercased().hasSuffix(documentExtension), name.count > documentExtension.count else {
-            throw refuse("it does not end in \(documentExtension)")
-        }
-        guard name.utf8.count <= 255 else { throw refuse("it is longer than 255 bytes") }
         return name
     }
 }

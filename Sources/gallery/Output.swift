@@ -266,40 +266,10 @@ enum Output {
     }
 }
 
-/// JSON text written straight into a buffer, as `Output.json(_:)` (JSONEncoder: pretty, sorted
-/// keys) would write the same values, for the listings whose JSON is most of their time
-/// (`open --json`, `browse --json`): their fixed shape is written as literal text between values.
+/// The command line's one addition to GalleryKit's JSON writer: dates as `Output.json(_:)`
+/// (JSONEncoder) writes them, so the listings written straight into a buffer (`open --json`,
+/// `browse --json`) match the commands that print through `JSONEncoder`.
 extension [UInt8] {
-    /// Appends text as it is: the JSON's punctuation, keys and indentation.
-    mutating func appendJSON(literal text: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    /// Appends a string, escaped, or `null`.
-    mutating func appendJSON(_ text: String?) {
-        if let text { JSONValue.append(text, to: &self) } else { appendJSON(literal: "null") }
-    }
-
-    /// Appends an integer, or `null`: its digits written from the last into a buffer, not a
-    /// string made first.
-    mutating func appendJSON(_ number: Int?) {
-        guard let number else { return appendJSON(literal: "null") }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var start = buffer.count
-            var rest = number.magnitude
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            if number < 0 {
-                start -= 1
-                buffer[start] = UInt8(ascii: "-")
-            }
-            append(contentsOf: buffer[start...])
-        }
-    }
-
     /// Appends a date as JSONEncoder's `.iso8601` writes it (`"2026-11-23T10:52:46Z"`, in UTC,
     /// fractions of a second dropped), or `null`. Its characters need no escaping.
     mutating func appendJSON(_ date: Date?) {

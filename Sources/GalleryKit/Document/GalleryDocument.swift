@@ -250,45 +250,22 @@ extension GalleryDocument {
         let storedData = try BundleReader.readEntries(
             named: storedRevisions, of: url, maximumBytes: limits.maximumManifestBytes, limits: limits)
 
-        // Cached bytes stay while the gallery or any revision refers to them (spec §3.7).
-        var referenced = References(gallery)
-        for revision in undo + redo {
+        func planned(_ revision: Revision) throws -> BundlePlan.Revision {
             switch revision {
-            case .patch(let patch): referenced.formUnion(References(RevisionPatch.referencedEntries(in: patch)))
+            case .patch(let patch): return BundlePlan.Revision(tree: patch, data: try Manifest.serialize(patch))
             case .stored(let name):
                 guard let data = storedData[name] else { throw GalleryError(.damagedDocument, url: url, "\(name) is missing") }
                 let tree = try GalleryError.attributing(to: url) { try ManifestParser.parse(data, limits: limits.parsing) }
-                referenced.formUnion(References(RevisionPatch.referencedEntries(in: tree)))
+                return BundlePlan.Revision(tree: tree, data: data)
             }
         }
 
         let tree = knownTree ?? Manifest.json(of: gallery)
-        var plan = BundlePlan(manifest: try Manifest.serialize(tree))
-        for path in referenced.images.sorted() {
-            if let pending = pendingEntries[path] {
-                plan.add(path, from: pending)
-            } else if contents?.contains(path) == true {
-                plan.add(path, from: .archived(url, name: path))
-            } else {
-                throw GalleryError(.damagedDocument, url: url, "the bytes of \(path) are missing")
-            }
-        }
-        for path in referenced.thumbnails.sorted() where contents?.contains(path) != true {
-            if let pending = pendingEntries[path] { plan.add(path, from: pending) }
-        }
-        if let preview = previewSource(for: gallery) { plan.add(BundleLayout.previewName, from: preview) }
-        for name in contents?.names ?? [] where keepsExisting(name, referenced: referenced) {
-            plan.add(name, from: .archived(url, name: name))
-        }
-        for (side, sideRevisions) in [(BundleLayout.RevisionSide.undo, undo), (.redo, redo)] {
-            for (offset, revision) in sideRevisions.enumerated() {
-                let data =
-                    switch revision {
-                    case .patch(let patch): try Manifest.serialize(patch)
-                    case .stored(let name): storedData[name] ?? Data()
-                    }
-                plan.addRevision(data, side, number: offset + 1)
-            }
+        let manifest = try Manifest.serialize(tree)
+        let plan = try GalleryError.attributing(to: url) {
+            try BundlePlan(
+                manifest: manifest, gallery: gallery, undo: undo.map(planned), redo: redo.map(planned), pending: pendingEntries,
+                existing: contents.map { BundlePlan.Existing(url: url, contents: $0) }, preview: previewSource(for: gallery))
         }
         try GalleryError.attributing(to: name ?? destination) { try plan.check(against: limits, images: gallery.images.count) }
 
@@ -344,38 +321,5 @@ extension GalleryDocument {
             for (stored, name) in wanted { found[name] = data[stored] ?? Data() }
         }
         return names.map { found[$0] ?? Data() }
-    }
-
-    /// Entries of the old file carried over as they are: thumbnails still in use, and extension
-    /// entries this version does not know (spec §compatibility).
-    private func keepsExisting(_ name: String, referenced: References) -> Bool {
-        if name.hasPrefix(BundleLayout.thumbnailsFolder) { return referenced.thumbnails.contains(name) }
-        return !BundleLayout.isKnown(name)
-    }
-}
-
-/// The entries a gallery refers to.
-private struct References {
-    var images: Set<String> = []
-    var thumbnails: Set<String> = []
-
-    init(_ gallery: Gallery) {
-        for image in gallery.images {
-            if let cached = image.cached {
-                images.insert(cached.path)
-                thumbnails.insert(BundleLayout.thumbnailPath(sha256: cached.sha256))
-            }
-            if let thumbnail = image.thumbnail { thumbnails.insert(thumbnail) }
-        }
-    }
-
-    init(_ entries: (images: Set<String>, thumbnails: Set<String>)) {
-        images = entries.images
-        thumbnails = entries.thumbnails
-    }
-
-    mutating func formUnion(_ other: References) {
-        images.formUnion(other.images)
-        thumbnails.formUnion(other.thumbnails)
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// those bytes.
 enum FreeName {
     /// The extension every document name ends with.
-    static let fileExtension = Array(".gallery".utf8)
+    static let fileExtension = Array(DocumentName.fileExtension.utf8)
     /// How many numbers are tried before giving up.
     static let maximumNumber = 10_000
     /// The longest stem kept from a title: room for " copy 10000.gallery" within NAME_MAX (255).

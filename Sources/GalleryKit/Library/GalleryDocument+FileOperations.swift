@@ -69,8 +69,8 @@ extension GalleryDocument {
     /// `.gallery` is added when `newName` does not end with it. A symbolic link is renamed
     /// itself, as the Files app does; the file it points to keeps its name.
     /// - Returns: the new location (`url` itself when the name is unchanged).
-    /// - Throws: `.invalidArgument` for an empty name, `.`, `..`, a name with `/` or longer
-    ///   than 255 bytes; `.fileNotFound`; `.alreadyExists` if the folder has a file of that
+    /// - Throws: `.invalidArgument` for a name `DocumentName` refuses (empty, hidden, with `/`,
+    ///   longer than 255 bytes, …); `.fileNotFound`; `.alreadyExists` if the folder has a file of that
     ///   name (it is not replaced); `.busy`.
     public static func renameDocument(at url: URL, to newName: String, lockTimeout: Duration = .seconds(5)) throws -> URL {
         let name = try documentName(newName, for: url)
@@ -90,18 +90,11 @@ extension GalleryDocument {
 
     /// The file name a rename to `newName` gives, `.gallery` added.
     private static func documentName(_ newName: String, for url: URL) throws -> [UInt8] {
-        func refuse(_ reason: String) -> GalleryError { GalleryError(.invalidArgument, url: url, "cannot rename: \(reason)") }
-        if newName.contains("/") { throw refuse("a name cannot contain '/' (a rename stays in the same folder)") }
-        if newName.contains("\0") { throw refuse("a name cannot contain a NUL character") }
-        let bytes = Array(newName.utf8)
-        let stem = FreeName.stem(of: bytes)
-        if newName.trimmingCharacters(in: .whitespaces).isEmpty || stem.isEmpty || bytes == FreeName.fileExtension {
-            throw refuse("the new name is empty")
+        let name = DocumentName.withExtension(newName)
+        if let problem = DocumentName.problem(with: name) {
+            throw GalleryError(.invalidArgument, url: url, "cannot rename to '\(newName)': \(problem)")
         }
-        if newName == "." || newName == ".." { throw refuse("'\(newName)' is not a file name") }
-        let name = FreeName.hasDocumentExtension(bytes) ? bytes : bytes + FreeName.fileExtension
-        if name.count > 255 { throw refuse("the name is longer than 255 bytes") }
-        return name
+        return Array(name.utf8)
     }
 
     /// Throws `.cannotCreate` unless `folder` is an existing folder.

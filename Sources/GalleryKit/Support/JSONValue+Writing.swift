@@ -31,11 +31,11 @@ extension JSONValue {
 
     private func write(into output: inout [UInt8], layout: Layout, indent: Int) {
         switch self {
-        case .null: output.append(contentsOf: "null".utf8)
-        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
-        case .integer(let value): output.append(contentsOf: String(value).utf8)
+        case .null: output.appendJSON(literal: "null")
+        case .bool(let value): output.appendJSON(value)
+        case .integer(let value): output.appendJSON(Int(value))
         case .number(let value): output.append(contentsOf: Self.text(of: value).utf8)
-        case .string(let value): Self.write(value, into: &output)
+        case .string(let value): output.appendJSON(value)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (offset, element) in elements.enumerated() {
@@ -53,7 +53,7 @@ extension JSONValue {
             for (offset, member) in members.enumerated() {
                 if offset > 0 { output.append(UInt8(ascii: ",")) }
                 Self.newline(into: &output, layout: layout, indent: indent + 1)
-                Self.write(member.key, into: &output)
+                output.appendJSON(member.key)
                 if layout == .pretty { output.append(UInt8(ascii: " ")) }
                 output.append(UInt8(ascii: ":"))
                 if layout == .pretty { output.append(UInt8(ascii: " ")) }
@@ -76,41 +76,5 @@ extension JSONValue {
     static func text(of value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) + ".0" }
         return value.description
-    }
-
-    /// Appends `string` as a JSON string, as `serialized(_:)` writes one, without wrapping it
-    /// in a value first (a program's own writer of a fixed shape).
-    package static func append(_ string: String, to output: inout [UInt8]) {
-        write(string, into: &output)
-    }
-
-    private static func write(_ string: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // Nearly every string needs no escape: checked on its contiguous bytes and copied whole.
-        let copied = string.utf8.withContiguousStorageIfAvailable { bytes in
-            guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
-            output.append(contentsOf: bytes)
-            output.append(UInt8(ascii: "\""))
-            return true
-        }
-        if copied == true { return }
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-            case 0..<0x20:
-                output.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), HexDigit.lowercase(byte >> 4),
-                    HexDigit.lowercase(byte & 0xF),
-                ])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }

@@ -102,7 +102,10 @@ import Testing
         #expect(try GalleryDocument.renameDocument(at: same, to: "Été 2024").lastPathComponent == "Été 2024.gallery")
     }
 
-    @Test(arguments: ["a/b", "/abs", "", "   ", ".", "..", ".gallery", String(repeating: "x", count: 250)])
+    @Test(arguments: [
+        "a/b", "/abs", #"a\b"#, "", "   ", ".", "..", ".gallery", ".hidden", "tab\tname", "nul\u{0}",
+        String(repeating: "x", count: 250),
+    ])
     func renameRefusesNamesThatAreNotAFileInTheFolder(_ name: String) throws {
         let document = try GalleryDocument.createDocument(in: folder.url, title: "Trip")
         #expect(galleryErrorCode { try GalleryDocument.renameDocument(at: document.url, to: name) } == .invalidArgument)
