@@ -65,7 +65,8 @@ let package = Package(
             resources: [
                 "index.html", "item.html", "failed-item.html", "gallery.css", "gallery.js",
                 // Shared with gallery serve's page (`PageAssets`).
-                "viewer.css", "frames.js", "grid.js", "viewer-layout.js", "viewer-ui.js", "viewer-strip.js", "viewer-zoom.js",
+                "viewer.css", "frames.js", "grid.js", "image-requests.js", "viewer-layout.js", "viewer-ui.js", "viewer-strip.js",
+                "viewer-zoom.js",
                 "viewer-pager.js", "viewer.js",
             ].map { .embedInCode("Export/Templates/html/\($0)") },
             swiftSettings: instrumentedForFuzzing
@@ -83,7 +84,7 @@ let package = Package(
             ],
             // The app's pages, style sheet and scripts, inside the program as GalleryKit's are.
             resources: [
-                "browser.html", "gallery.html", "app.css", "common.js", "browser.js", "reorder.js", "image-requests.js",
+                "browser.html", "gallery.html", "app.css", "common.js", "browser.js", "reorder.js",
                 "gallery-state.js", "gallery-grid.js", "gallery-images.js", "gallery-load.js", "gallery-anchor.js",
                 "gallery-selection.js", "gallery-edits.js", "gallery-drag.js", "gallery-touch.js", "gallery-keys.js",
                 "gallery-text.js", "gallery-controls.js", "gallery-viewer.js", "gallery.js",

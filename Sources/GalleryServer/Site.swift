@@ -5,7 +5,7 @@ import Hummingbird
 /// The app's pages, style sheets and scripts: the files in `Site/`, inside the program
 /// (SwiftPM's `embedInCode` resources, as GalleryKit's export templates are), and those the
 /// HTML export shares with the gallery page (`PageAssets`: the frame lookups, the virtual grid,
-/// the image viewer).
+/// the image request queue, the image viewer).
 struct Site: Sendable {
     struct File: Sendable {
         var bytes: ByteBuffer
@@ -25,7 +25,6 @@ struct Site: Sendable {
             ("browser.js", PackageResources.browser_js, script),
             // The gallery page's scripts, in the order it loads them (after PageAssets').
             ("reorder.js", PackageResources.reorder_js, script),
-            ("image-requests.js", PackageResources.image_requests_js, script),
             ("gallery-state.js", PackageResources.gallery_state_js, script),
             ("gallery-grid.js", PackageResources.gallery_grid_js, script),
             ("gallery-images.js", PackageResources.gallery_images_js, script),

@@ -15,11 +15,14 @@ struct ExportStaging {
     let output: URL
     /// Held while the export runs: it tells other exports this folder is in use.
     private let inUse: FileLock
+    /// How long to wait for the output folder's lock, when staging and when moving into place.
+    private let lockTimeout: Duration
 
     /// Creates the staging folder beside `output`, removing those that killed exports left.
     /// - Throws: `.busy` if another process holds the output folder's lock for `lockTimeout`.
     init(for output: URL, lockTimeout: Duration = .seconds(5)) throws {
         self.output = output
+        self.lockTimeout = lockTimeout
         let lock = try FileLock(forDocumentAt: output, timeout: lockTimeout)
         Self.removeStaleFolders(for: output)
         let folder = output.deletingLastPathComponent()
@@ -107,7 +110,7 @@ struct ExportStaging {
         var previous: URL?
         do {
             // Locked while the old output is aside, which is when another export could take it for stale.
-            let lock = try FileLock(forDocumentAt: target, timeout: .seconds(5))
+            let lock = try FileLock(forDocumentAt: target, timeout: lockTimeout)
             defer { withExtendedLifetime(lock) {} }
             if FileLocation.status(of: target) != nil {
                 guard replacing else { throw GalleryError(.alreadyExists, url: target, "already exists (use --force to replace it)") }

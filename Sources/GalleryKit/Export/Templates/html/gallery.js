@@ -8,10 +8,13 @@
 
   const viewer = document.getElementById('viewer');
   const grid = document.querySelector('.grid');
-  if (!viewer || !grid || typeof viewer.showModal !== 'function' || !Gallery.Viewer || !Gallery.VirtualGrid || !Gallery.ViewerLayout) return;
+  if (!viewer || !grid || typeof viewer.showModal !== 'function' || !Gallery.Viewer || !Gallery.VirtualGrid || !Gallery.ViewerLayout || !Gallery.ImageRequests) return;
 
   const data = JSON.parse(document.getElementById('gallery-data').textContent);
   const items = data.items;
+  // The images drawn by script and the viewer's, asked for as the app asks for its own (most
+  // wanted first, none merely scrolled past); the markup's tiles load by themselves (lazily).
+  const images = Gallery.ImageRequests();
 
   // The tiles in the markup; the rest (of a large gallery) are drawn near the view.
   const tiles = [];
@@ -38,7 +41,11 @@
     indexOf: function (index) { return index; },
     isKept: function (index, tile) { return tile.contains(document.activeElement); },
     draw: function (index, tile) { return tile || drawTile(index); },
-    discard: function (tile) { tile.remove(); },
+    discard: function (tile) {
+      const img = tile.querySelector('img');
+      if (img) images.forget(img);
+      tile.remove();
+    },
   });
 
   // A tile as the markup writes it (item.html, failed-item.html).
@@ -61,10 +68,9 @@
       tile.className = 'tile';
       tile.href = item.image;
       const img = document.createElement('img');
-      img.src = item.thumbnail;
       img.alt = item.alt;
-      img.loading = 'lazy';
       img.decoding = 'async';
+      images.want(img, item.thumbnail, function () { return rank(tile); });
       const caption = document.createElement('span');
       caption.className = 'caption';
       caption.setAttribute('aria-hidden', 'true');
@@ -81,6 +87,14 @@
     return tile;
   }
 
+  // How much a drawn tile's image is wanted, lowest first: those in the view from the top down,
+  // then the others by their distance from it (ImageRequests' aheadRank on).
+  function rank(tile) {
+    const box = tile.getBoundingClientRect();
+    const outside = box.bottom < 0 ? -box.bottom : box.top > window.innerHeight ? box.top - window.innerHeight : 0;
+    return outside > 0 ? images.aheadRank + outside : box.top;
+  }
+
   // The tile of item `index`, drawn (and scrolled to) if it is not in the DOM.
   function tileAt(index) {
     if (tiles[index] || drawnTiles.elements.has(index) || index < drawn.first) return tiles[index] || drawnTiles.elements.get(index);
@@ -92,7 +106,7 @@
     return drawnTiles.elements.get(index);
   }
 
-  window.addEventListener('scroll', drawnTiles.schedule, { passive: true });
+  window.addEventListener('scroll', function () { images.noteMotion(); drawnTiles.schedule(); }, { passive: true });
   window.addEventListener('resize', drawnTiles.schedule);
   phoneWidth.addEventListener('change', drawnTiles.schedule);
   // A tile left with Tab (its neighbours drawn by the time the browser scrolls to the next one).
@@ -106,6 +120,8 @@
   const imageViewer = Gallery.Viewer(viewer, {
     items: items,
     strip: data.strip,
+    load: function (img, url, rank) { images.want(img, url, function () { return rank; }); },
+    unload: images.forget,
     onShow: function (index) { history.replaceState(null, '', '#' + (index + 1)); },
     onClose: function (index) {
       history.replaceState(null, '', location.pathname + location.search);

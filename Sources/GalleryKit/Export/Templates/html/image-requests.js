@@ -1,10 +1,11 @@
-// gallery serve's image request queue: which images the page asks the server for, and when.
-// A classic script on window.Gallery (frames.js says why); the grid's and the viewer's images go through it.
+// The image request queue of both pages (gallery serve's and the HTML export's): which images a
+// page asks for, and when. A classic script on window.Gallery (frames.js says why); the grid's and
+// the viewer's images go through it.
 (function (Gallery) {
   'use strict';
 
-  // The server may answer one image at a time (each is read from the document, or fetched from the
-  // web), and a request the page gives up on still costs it that time: cancelling only closes the
+  // gallery serve may answer one image at a time (each is read from the document, or fetched from
+  // the web), as may the host of a shared site, and a request the page gives up on still costs it that time: cancelling only closes the
   // connection. So the page asks for at most `parallel` images at once, counting a cancelled one
   // as busy for as long as a request usually takes; the most wanted go first (at most `ahead` of
   // them outside the view, fetched ahead of a scroll); and it never asks for an image it merely
