@@ -1,12 +1,15 @@
 """Shared helpers for the benchmark scripts: test photos, the gallery binary, timing, and `gallery serve`."""
 import http.client
+import http.server
 import json
 import os
 import re
 import shutil
+import socketserver
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -41,6 +44,23 @@ def fresh_work_folder(default):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     return work, gallery
+
+
+def photo_benchmark(count=300):
+    """The benchmark's folder (the first argument, else /tmp/gallerykit-bench; kept between runs,
+    so that what it holds is made once), the release binary, and `count` test photos in the
+    folder's `photos`."""
+    work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench"
+    gallery = gallery_binary()
+    return work, gallery, make_photos(os.path.join(work, "photos"), count)
+
+
+def cached_document(gallery, path, photos):
+    """`path`: a document of `photos` with their bytes and thumbnails stored, made with
+    `gallery create --cache` unless an earlier run left it."""
+    if not os.path.exists(path):
+        subprocess.run([gallery, "create", path, "--cache", *photos], check=True, stdout=subprocess.DEVNULL)
+    return path
 
 
 def small_jpeg(folder):
@@ -117,6 +137,43 @@ def report(rows):
     for label, seconds in rows:
         print(f"  {label:<58} {seconds * 1000:9.1f} ms   {seconds / base:6.2f}x")
     sys.stdout.flush()
+
+
+class ImageHandler(http.server.BaseHTTPRequestHandler):
+    """The requests to a local web server of images: a GET is answered with `image(path)`, the
+    bytes of a JPEG, or 404 where that is None. A subclass says what each path holds."""
+
+    def image(self, path):
+        raise NotImplementedError
+
+    def do_GET(self):
+        body = self.image(self.path)
+        if body is None:
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "image/jpeg")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *arguments):
+        pass
+
+
+class ImageServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    """An `ImageHandler`'s server on 127.0.0.1 and a free port (`port`), answering in the
+    background from when it is made, a thread a connection; the queue holds the bursts a page
+    of images sends."""
+    daemon_threads = True
+    request_queue_size = 512
+
+    def __init__(self, handler):
+        super().__init__(("127.0.0.1", 0), handler)
+        self.port = self.server_address[1]
+        threading.Thread(target=self.serve_forever, daemon=True).start()
 
 
 class Server:

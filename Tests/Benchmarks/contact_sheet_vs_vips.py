@@ -11,20 +11,14 @@ import glob
 import os
 import shutil
 import subprocess
-import sys
 
-from benchlib import gallery_binary, make_photos, median_seconds, report
+from benchlib import cached_document, median_seconds, photo_benchmark, report
 
-work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench"
-gallery = gallery_binary()
-photos = make_photos(os.path.join(work, "photos"), 300)
-document = os.path.join(work, "contact-sheet.gallery")
+work, gallery, photos = photo_benchmark()
+document = cached_document(gallery, os.path.join(work, "contact-sheet.gallery"), photos)
 sheet = os.path.join(work, "contact-sheet.jpg")
 extracted = os.path.join(work, "contact-sheet-thumbnails")
 joined = os.path.join(work, "arrayjoin.jpg")
-
-if not os.path.exists(document):
-    subprocess.run([gallery, "create", document, "--cache", *photos], check=True, stdout=subprocess.DEVNULL)
 
 
 def remove(path):

@@ -6,13 +6,10 @@ within 1.5x. The default `create --cache` also makes thumbnails; its row shows t
     python3 Tests/Benchmarks/create_cache_vs_bsdtar.py [WORKDIR]
 """
 import os
-import sys
 
-from benchlib import gallery_binary, make_photos, median_seconds, report
+from benchlib import median_seconds, photo_benchmark, report
 
-work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench"
-gallery = gallery_binary()
-photos = make_photos(os.path.join(work, "photos"), 300)
+work, gallery, photos = photo_benchmark()
 total = sum(os.path.getsize(p) for p in photos)
 created, archived = os.path.join(work, "created.gallery"), os.path.join(work, "stored.zip")
 

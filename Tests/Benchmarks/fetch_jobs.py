@@ -6,14 +6,11 @@ server is never 0 ms away). The server is Python's ThreadingHTTPServer on 127.0.
 
     python3 Tests/Benchmarks/fetch_jobs.py [WORKDIR]
 """
-import http.server
 import os
-import socketserver
 import sys
-import threading
 import time
 
-from benchlib import ROOT, gallery_binary, median_seconds, report
+from benchlib import ROOT, ImageHandler, ImageServer, gallery_binary, median_seconds, report
 
 work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench"
 os.makedirs(work, exist_ok=True)
@@ -21,33 +18,19 @@ sample = open(os.path.join(ROOT, "Specs/Examples/images/01-dawn.jpg"), "rb").rea
 latency = {"seconds": 0.0}
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
+class Handler(ImageHandler):
     protocol_version = "HTTP/1.1"
     # Headers and body go out in separate writes: without this, Nagle's algorithm and delayed
     # ACKs add 40 ms to every response on a kept-alive connection.
     disable_nagle_algorithm = True
 
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):
+    def image(self, path):
         time.sleep(latency["seconds"])
-        body = sample + self.path.encode()  # distinct bytes per URL
-        self.send_response(200)
-        self.send_header("Content-Type", "image/jpeg")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        return sample + path.encode()  # distinct bytes per URL
 
 
-class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    request_queue_size = 512
-
-
-server = Server(("127.0.0.1", 0), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-port = server.server_address[1]
+server = ImageServer(Handler)
+port = server.port
 urls = [f"http://127.0.0.1:{port}/photo-{index}.jpg" for index in range(200)]
 gallery = gallery_binary()
 output = os.path.join(work, "fetched.gallery")

@@ -6,16 +6,11 @@
 """
 import os
 import subprocess
-import sys
 
-from benchlib import gallery_binary, make_photos, median_seconds, report
+from benchlib import cached_document, median_seconds, photo_benchmark, report
 
-work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench"
-gallery = gallery_binary()
-photos = make_photos(os.path.join(work, "photos"), 300)
-large, small = os.path.join(work, "large.gallery"), os.path.join(work, "small.gallery")
-if not os.path.exists(large):
-    subprocess.run([gallery, "create", large, "--cache", *photos], check=True, stdout=subprocess.DEVNULL)
+work, gallery, photos = photo_benchmark()
+large, small = cached_document(gallery, os.path.join(work, "large.gallery"), photos), os.path.join(work, "small.gallery")
 subprocess.run([gallery, "create", small, "--force", *photos[:3]], check=True, stdout=subprocess.DEVNULL)
 # The same 300 images without their bytes: the same manifest as the large one, in a tiny file.
 listed = os.path.join(work, "listed.gallery")

@@ -15,7 +15,6 @@
 Prints a table and ratios. Uses the release build (benchlib.gallery_binary).
 """
 import argparse
-import http.server
 import json
 import os
 import shutil
@@ -26,7 +25,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import Server, gallery_binary, make_photos  # noqa: E402
+from benchlib import ImageHandler, ImageServer, Server, gallery_binary, make_photos  # noqa: E402
 
 
 def percentile(values, fraction):
@@ -57,19 +56,11 @@ def main():
     # A web image to drop, served here.
     photo = open(os.path.join(arguments.work, "photos", "photo-000.jpg"), "rb").read()
 
-    class Images(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            self.send_response(200)
-            self.send_header("Content-Type", "image/jpeg")
-            self.send_header("Content-Length", str(len(photo)))
-            self.end_headers()
-            self.wfile.write(photo)
+    class Images(ImageHandler):
+        def image(self, path):
+            return photo
 
-        def log_message(self, *arguments):
-            pass
-
-    images = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Images)
-    threading.Thread(target=images.serve_forever, daemon=True).start()
+    images = ImageServer(Images)
 
     server = Server(gallery, folder, os.path.join(arguments.work, "serve-state"))
     connection = server.connection()
@@ -89,7 +80,7 @@ def main():
             cli.append(time.perf_counter() - start)
         drops = []
         for round in range(5):
-            url = f"http://127.0.0.1:{images.server_address[1]}/photo-{round}.jpg"
+            url = f"http://127.0.0.1:{images.port}/photo-{round}.jpg"
             start = time.perf_counter()
             server.call(connection, "POST", path + "/drops", {"urls": [url], "before": ids[150]})
             shown = time.perf_counter() - start

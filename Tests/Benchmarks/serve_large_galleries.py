@@ -23,22 +23,19 @@ Goals (issue 21): first image at 100,000 within 1.5x of 300; at most a few hundr
 before the first scroll. Prints a table, the ratios, and PASS/FAIL for the goals. Uses the
 release build (benchlib.gallery_binary) unless GALLERY_BINARY says otherwise.
 """
-import http.server
 import json
 import os
 import re
 import shutil
-import socketserver
 import statistics
 import subprocess
 import sys
-import threading
 import time
 import uuid
 import zipfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import Server, fresh_work_folder, small_jpeg  # noqa: E402
+from benchlib import ImageHandler, ImageServer, Server, fresh_work_folder, small_jpeg  # noqa: E402
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -48,33 +45,17 @@ REPETITIONS = 5
 VIEWPORT = {"width": 1280, "height": 800}
 
 
-class Images(http.server.BaseHTTPRequestHandler):
+class Images(ImageHandler):
     """`/DELAY/N.jpg`: a small JPEG whose bytes are its own (a tag after the end of the image)."""
     protocol_version = "HTTP/1.1"
     base = b""
 
-    def do_GET(self):
-        match = re.fullmatch(r"/(\d+)/(\d+)\.jpg", self.path)
+    def image(self, path):
+        match = re.fullmatch(r"/(\d+)/(\d+)\.jpg", path)
         if not match:
-            self.send_response(404)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
+            return None
         time.sleep(int(match.group(1)) / 1000)
-        body = self.base + b"tag-" + match.group(2).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "image/jpeg")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *arguments):
-        pass
-
-
-class ImageServer(socketserver.ThreadingMixIn, http.server.HTTPServer):
-    daemon_threads = True
-    request_queue_size = 512
+        return self.base + b"tag-" + match.group(2).encode()
 
 
 def links_document(path, count, port, delay):
@@ -164,9 +145,7 @@ def measure(browser, serve, name):
 def main():
     work, gallery = fresh_work_folder("/tmp/gallerykit-bench-serve-large")
     Images.base = small_jpeg(work)
-    images = ImageServer(("127.0.0.1", 0), Images)
-    threading.Thread(target=images.serve_forever, daemon=True).start()
-    port = images.server_address[1]
+    port = ImageServer(Images).port
 
     folder = os.path.join(work, "folder")
     os.makedirs(folder)

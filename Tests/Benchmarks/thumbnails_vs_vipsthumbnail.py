@@ -7,13 +7,10 @@ same command with --no-thumbnails), against the `vipsthumbnail` command on the s
 """
 import os
 import shutil
-import sys
 
-from benchlib import gallery_binary, make_photos, median_seconds, report
+from benchlib import median_seconds, photo_benchmark, report
 
-work = sys.argv[1] if len(sys.argv) > 1 else "/tmp/gallerykit-bench"
-gallery = gallery_binary()
-photos = make_photos(os.path.join(work, "photos"), 300)
+work, gallery, photos = photo_benchmark()
 thumbs = os.path.join(work, "thumbs")
 created = os.path.join(work, "thumbs.gallery")
 

@@ -25,6 +25,7 @@ import tempfile
 import threading
 import time
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -56,14 +57,20 @@ class ImageHandler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@dataclass
 class Session:
-    def __init__(self, gallery, images, folder, screenshots):
-        self.gallery = gallery
-        self.images = images
-        self.folder = folder
-        self.screenshots = screenshots
-        self.server = None
-        self.url = None
+    """The `gallery serve` under test, of `folder`, and the CLI that judges its edits."""
+    gallery: str
+    images: list
+    folder: Path
+    screenshots: str | None
+    # Set by `start`: the server's process, origin, token and the page's address with it.
+    server: subprocess.Popen | None = None
+    origin: str | None = None
+    token: str | None = None
+    url: str | None = None
+    # The local web server of images to drop, set by `main`.
+    images_url: str | None = None
 
     # The document as the CLI reads it: the judge of every edit.
     def document(self, name="Trip.gallery"):

@@ -59,7 +59,7 @@ import Testing
         let sha256 = TestDigest.sha256(bytes)
         let path = "images/\(sha256).jpg"
         if damage == .sha256 { bytes[bytes.count / 2] ^= 0xFF }
-        let cached: [String: Any] = ["path": path, "sha256": sha256, "bytes": bytes.count, "mediaType": "image/jpeg"]
+        let cached = TestManifest.cached(sha256: sha256, bytes: bytes.count)
         var web = TestManifest.image(index: 1)
         web["url"] = webImage.absoluteString
         let manifest = TestManifest.object(images: [TestManifest.image(index: 0, cached: cached), web])

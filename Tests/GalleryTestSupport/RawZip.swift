@@ -143,6 +143,11 @@ public enum TestManifest {
         return image
     }
 
+    /// An image's `cached` object: its bytes stored as `images/<sha256>.<ext>`, `bytes` long.
+    public static func cached(sha256: String, bytes: Int, extension ext: String = "jpg") -> [String: Any] {
+        ["path": "images/\(sha256).\(ext)", "sha256": sha256, "bytes": bytes, "mediaType": ext == "png" ? "image/png" : "image/jpeg"]
+    }
+
     public static func data(_ object: [String: Any]) -> Data {
         (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
     }

@@ -176,7 +176,8 @@ extension DocumentIndex {
         var documents: [Data: IndexRow] = [:]
         documents.reserveCapacity(expectedCount)
         try statement.forEachRow { row in
-            documents[try row.blob(0)] = try IndexRow(row)
+            let document = try IndexRow(row)
+            documents[document.summary.path] = document
         }
         return documents
     }
@@ -350,41 +351,24 @@ extension DocumentIndex {
 struct IndexRow {
     var stamp: FileStamp
     var isSettled: Bool
-    var name: String
-    var title: String?
-    var imageCount: Int?
-    var cachedImageCount: Int?
-    var created: Date?
-    var modified: Date?
-    var error: GalleryError?
+    /// The document's summary; its path is the row's key.
+    var summary: DocumentSummary
 
     /// Decodes a row selected with `DocumentIndex.columns`.
     /// - Throws: if a value has the wrong type (a damaged index, which is then rebuilt).
     init(_ row: DirectRow) throws {
         stamp = try FileStamp(row)
         isSettled = try row.required(row.integer(6), 6) != 0
-        name = try row.required(row.text(7), 7)
-        title = try row.text(8)
-        imageCount = try row.integer(9).map { Int($0) }
-        cachedImageCount = try row.integer(10).map { Int($0) }
-        created = try row.double(11).map(Date.init(timeIntervalSinceReferenceDate:))
-        modified = try row.double(12).map(Date.init(timeIntervalSinceReferenceDate:))
+        summary = DocumentSummary(path: try row.blob(0), name: try row.required(row.text(7), 7), bytes: stamp.size)
+        summary.title = try row.text(8)
+        summary.imageCount = try row.integer(9).map { Int($0) }
+        summary.cachedImageCount = try row.integer(10).map { Int($0) }
+        summary.created = try row.double(11).map(Date.init(timeIntervalSinceReferenceDate:))
+        summary.modified = try row.double(12).map(Date.init(timeIntervalSinceReferenceDate:))
         if let code = try row.text(13) {
             guard let value = GalleryError.Code.Value(rawValue: code) else { throw IndexUnusable(reason: "unknown error code \(code)") }
-            error = GalleryError(GalleryError.Code(value: value), path: try row.text(14), try row.text(15) ?? "")
+            summary.error = GalleryError(GalleryError.Code(value: value), path: try row.text(14), try row.text(15) ?? "")
         }
-    }
-
-    /// The summary of the document this row describes, as the file at `path`.
-    func summary(atPath path: Data) -> DocumentSummary {
-        var summary = DocumentSummary(path: path, name: name, bytes: stamp.size)
-        summary.title = title
-        summary.imageCount = imageCount
-        summary.cachedImageCount = cachedImageCount
-        summary.created = created
-        summary.modified = modified
-        summary.error = error
-        return summary
     }
 }
 

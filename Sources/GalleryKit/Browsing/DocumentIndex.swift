@@ -181,13 +181,13 @@ public struct DocumentIndex: Sendable, Equatable {
         for position in stale { isStale[position] = true }
         var documents: [DocumentSummary] = []
         documents.reserveCapacity(isFiltering ? 0 : files.count)
-        for (position, file) in files.enumerated() {
+        for position in files.indices {
             if isStale[position] {
                 if freshMatches?.contains(keys[position]) ?? true, let summary = reader.takeSummary(at: position) {
                     documents.append(summary)
                 }
             } else if let row = rows[position] {
-                documents.append(shown[row].value.summary(atPath: file.path))
+                documents.append(shown[row].value.summary)
             }
         }
         return DocumentListing(documents: documents, readCount: reader.readCount, finishing: finishing)

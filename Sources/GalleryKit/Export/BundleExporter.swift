@@ -13,9 +13,6 @@ public struct BundleExporter: DocumentExporter {
     /// checked before any web image is fetched for it.
     public var materials: ExportMaterials { .documentEntries }
 
-    /// Nothing: the output is a file, never a folder to replace.
-    public func writes(topLevelName name: String) -> Bool { false }
-
     /// Writes the copy as a file in `staging`, which becomes the output.
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         let name = "export.gallery"

@@ -10,9 +10,6 @@ public struct CBZExporter: DocumentExporter {
     /// The images' bytes, which the archive stores as they are.
     public var materials: ExportMaterials { .images }
 
-    /// Nothing: the output is a file, never a folder to replace.
-    public func writes(topLevelName name: String) -> Bool { false }
-
     /// Writes the archive as a file in `staging`, which becomes the output.
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         let name = "export.cbz"

@@ -33,9 +33,6 @@ public struct ContactSheetExporter: DocumentExporter {
     /// Thumbnails only: the sheet never decodes an original.
     public var materials: ExportMaterials { .thumbnails }
 
-    /// Nothing: the output is a file, never a folder to replace.
-    public func writes(topLevelName name: String) -> Bool { false }
-
     /// Draws the sheet as a file in `staging`, which becomes the output.
     public func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement {
         // A failed item, and one libvips could make no thumbnail of, is the square error tile.

@@ -12,12 +12,17 @@ public protocol DocumentExporter: Sendable {
 
     /// Whether `name`, found at the top of an existing output folder, is something this format
     /// writes. `--force` replaces a folder only if everything in it is; never a folder of the
-    /// user's own files.
+    /// user's own files. By default nothing, for a format whose output is a file.
     func writes(topLevelName name: String) -> Bool
 
     /// Writes the format's own files into `staging`, where the images and thumbnails asked for
     /// are already (`ExportItem.imagePath`, `.thumbnailPath`), and says what becomes the output.
     func write(_ contents: ExportContents, into staging: URL) throws -> ExportPlacement
+}
+
+extension DocumentExporter {
+    /// Nothing: the output of a format that writes a file is never a folder to replace.
+    public func writes(topLevelName name: String) -> Bool { false }
 }
 
 /// What an export needs of each image.

@@ -33,12 +33,7 @@ extension GalleryLayout {
             columnX.append(x + cellWidth > width ? lastColumnX(cellWidth: cellWidth, width: width) : x)
         }
 
-        var frames: [LayoutFrame] = []
-        frames.reserveCapacity(count)
-        var rowTop = 0.0
-        var contentHeight = 0.0
-        var rowStart = 0
-        while rowStart < count {
+        return .stackingRows(count: count, spacing: spacing) { rowStart, rowTop, frames in
             let rowEnd = rowStart + min(columns, count - rowStart)
             var rowHeight = 0.0
             for index in rowStart..<rowEnd {
@@ -46,11 +41,8 @@ extension GalleryLayout {
                 frames.append(LayoutFrame(x: columnX[index - rowStart], y: rowTop, width: cellWidth, height: height))
                 rowHeight = max(rowHeight, height)
             }
-            contentHeight = rowTop + rowHeight
-            rowTop = contentHeight + spacing
-            rowStart = rowEnd
+            return (rowEnd, rowHeight)
         }
-        return GalleryLayout(frames: frames, contentHeight: contentHeight)
     }
 
     /// The largest x at which a cell `cellWidth` wide still ends within `width`.

@@ -36,12 +36,7 @@ extension GalleryLayout {
         let spacing = LayoutInput.spacing(spacing, atMost: width)
         let panoramaRatio = 2 * width / target
 
-        var frames: [LayoutFrame] = []
-        frames.reserveCapacity(count)
-        var rowTop = 0.0
-        var contentHeight = 0.0
-        var rowStart = 0
-        while rowStart < count {
+        return .stackingRows(count: count, spacing: spacing) { rowStart, rowTop, frames in
             let first = LayoutInput.aspectRatio(aspectRatios[rowStart])
             var rowEnd = rowStart + 1
             var ratioSum = first
@@ -84,10 +79,7 @@ extension GalleryLayout {
                 frames.append(LayoutFrame(x: x, y: rowTop, width: itemWidth, height: height))
                 x = x + itemWidth + spacing
             }
-            contentHeight = rowTop + height
-            rowTop = contentHeight + spacing
-            rowStart = rowEnd
+            return (rowEnd, height)
         }
-        return GalleryLayout(frames: frames, contentHeight: contentHeight)
     }
 }

@@ -50,4 +50,27 @@ extension GalleryLayout {
     static func zeroSized(count: Int) -> GalleryLayout {
         GalleryLayout(frames: Array(repeating: LayoutFrame(x: 0, y: 0, width: 0, height: 0), count: count), contentHeight: 0)
     }
+
+    /// The rows of `count` items stacked top to bottom, `spacing` apart, each placed by `placeRow`:
+    /// given the row's first item and its top, it appends the row's frames and returns the item
+    /// after the row's last and the row's height. `contentHeight` is the bottom of the last row.
+    ///
+    /// - Complexity: O(r) plus the work of `placeRow`, where r is the number of rows.
+    @inline(__always)
+    static func stackingRows(
+        count: Int, spacing: Double, placeRow: (_ start: Int, _ top: Double, _ frames: inout [LayoutFrame]) -> (end: Int, height: Double)
+    ) -> GalleryLayout {
+        var frames: [LayoutFrame] = []
+        frames.reserveCapacity(count)
+        var rowTop = 0.0
+        var contentHeight = 0.0
+        var rowStart = 0
+        while rowStart < count {
+            let row = placeRow(rowStart, rowTop, &frames)
+            contentHeight = rowTop + row.height
+            rowTop = contentHeight + spacing
+            rowStart = row.end
+        }
+        return GalleryLayout(frames: frames, contentHeight: contentHeight)
+    }
 }

@@ -54,18 +54,14 @@ import Testing
             "cached path missing",
             TestManifest.entries(
                 TestManifest.object(images: [
-                    TestManifest.image(cached: [
-                        "path": "images/\(sha).jpg", "sha256": sha, "bytes": 4, "mediaType": "image/jpeg",
-                    ])
+                    TestManifest.image(cached: TestManifest.cached(sha256: sha, bytes: 4))
                 ])), .damagedDocument
         ),
         (
             "cached size differs",
             TestManifest.entries(
                 TestManifest.object(images: [
-                    TestManifest.image(cached: [
-                        "path": "images/\(sha).jpg", "sha256": sha, "bytes": 4, "mediaType": "image/jpeg",
-                    ])
+                    TestManifest.image(cached: TestManifest.cached(sha256: sha, bytes: 4))
                 ]), more: [RawZip.Entry("images/\(sha).jpg", Data([1, 2, 3]))]), .damagedDocument
         ),
         (
@@ -108,11 +104,10 @@ import Testing
         let bytes = Data("image bytes".utf8)
         let sha = ContentHash.of(bytes)
         let current = TestManifest.object(images: [
-            TestManifest.image(cached: ["path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count, "mediaType": "image/jpeg"])
+            TestManifest.image(cached: TestManifest.cached(sha256: sha, bytes: bytes.count))
         ])
         let earlier = TestManifest.object(images: [
-            TestManifest.image(
-                index: 1, cached: ["path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count + 1, "mediaType": "image/jpeg"])
+            TestManifest.image(index: 1, cached: TestManifest.cached(sha256: sha, bytes: bytes.count + 1))
         ])
         try RawZip.write(
             TestManifest.entries(
@@ -163,7 +158,7 @@ import Testing
         let url = folder.path("bomb.gallery")
         let zeros = Data(count: 80 * 1024 * 1024)
         let sha = ContentHash.of(zeros)
-        let image = TestManifest.image(cached: ["path": "images/\(sha).png", "sha256": sha, "bytes": zeros.count, "mediaType": "image/png"])
+        let image = TestManifest.image(cached: TestManifest.cached(sha256: sha, bytes: zeros.count, extension: "png"))
         try RawZip.write(
             TestManifest.entries(TestManifest.object(images: [image]), more: [RawZip.Entry("images/\(sha).png", zeros, deflated: true)]),
             to: url)
@@ -182,9 +177,7 @@ import Testing
         let folder = TemporaryFolder()
         let url = folder.path("mismatch.gallery")
         let bytes = Data("not what the name says".utf8)
-        let image = TestManifest.image(cached: [
-            "path": "images/\(Self.sha).jpg", "sha256": Self.sha, "bytes": bytes.count, "mediaType": "image/jpeg",
-        ])
+        let image = TestManifest.image(cached: TestManifest.cached(sha256: Self.sha, bytes: bytes.count))
         try RawZip.write(
             TestManifest.entries(TestManifest.object(images: [image]), more: [RawZip.Entry("images/\(Self.sha).jpg", bytes)]), to: url)
         _ = try GalleryDocument(contentsOf: url)
@@ -197,9 +190,7 @@ import Testing
         let url = folder.path("crc.gallery")
         let bytes = Data("original image bytes here".utf8)
         let sha = ContentHash.of(bytes)
-        let image = TestManifest.image(cached: [
-            "path": "images/\(sha).jpg", "sha256": sha, "bytes": bytes.count, "mediaType": "image/jpeg",
-        ])
+        let image = TestManifest.image(cached: TestManifest.cached(sha256: sha, bytes: bytes.count))
         try RawZip.write(
             TestManifest.entries(TestManifest.object(images: [image]), more: [RawZip.Entry("images/\(sha).jpg", bytes)]), to: url)
         var archive = try Data(contentsOf: url)

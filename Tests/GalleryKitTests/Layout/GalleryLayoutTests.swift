@@ -97,32 +97,56 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
     return rows
 }
 
+/// A layout worked out by hand: the frames and content height it must give.
+struct WorkedLayout: Sendable, CustomTestStringConvertible {
+    var testDescription: String
+    var layout: GalleryLayout
+    var frames: [LayoutFrame]
+    var contentHeight: Double
+
+    /// A case whose frames are given as (x, y, width, height).
+    init(_ description: String, _ layout: GalleryLayout, frames: [(Double, Double, Double, Double)], contentHeight: Double) {
+        testDescription = description
+        self.layout = layout
+        self.frames = frames.map { LayoutFrame(x: $0, y: $1, width: $2, height: $3) }
+        self.contentHeight = contentHeight
+    }
+
+    static let all = [
+        WorkedLayout(
+            "a grid of three columns at 300 has cells 100 wide", .grid(aspectRatios: [1, 1, 1, 2], columns: 3, width: 300),
+            frames: [(0, 0, 100, 100), (100, 0, 100, 100), (200, 0, 100, 100), (0, 100, 100, 50)], contentHeight: 150),
+        WorkedLayout(
+            "a grid row is as tall as its tallest cell, and rows are spaced apart",
+            .grid(aspectRatios: [1, 0.5, 2, 1], columns: 3, width: 320, spacing: 10),
+            frames: [(0, 0, 100, 100), (110, 0, 100, 200), (220, 0, 100, 50), (0, 210, 100, 100)], contentHeight: 310),
+        WorkedLayout(
+            "justified fills rows and leaves the last at the row height",
+            .justified(aspectRatios: [1, 1, 1, 1, 1], width: 300, rowHeight: 100),
+            frames: [(0, 0, 100, 100), (100, 0, 100, 100), (200, 0, 100, 100), (0, 100, 100, 100), (100, 100, 100, 100)],
+            contentHeight: 200),
+        WorkedLayout(
+            "justified spaces items and rows", .justified(aspectRatios: [1, 1, 1, 1], width: 310, rowHeight: 100, spacing: 5),
+            frames: [(0, 0, 100, 100), (105, 0, 100, 100), (210, 0, 100, 100), (0, 105, 100, 100)], contentHeight: 205),
+        // At width 300 and row height 100, a ratio above 6 would be under 50 tall alone.
+        WorkedLayout(
+            "justified gives a panorama a row of its own", .justified(aspectRatios: [1, 8, 1], width: 300, rowHeight: 100),
+            frames: [(0, 0, 100, 100), (0, 100, 300, 37.5), (0, 137.5, 100, 100)], contentHeight: 237.5),
+        WorkedLayout(
+            "a filmstrip centres the settled current item",
+            .filmstrip(aspectRatios: [1, 2, 0.5, 4], current: 1, expansion: 1, width: 400, height: 100, spacing: 10),
+            frames: [(-10, 0, 100, 100), (100, 0, 200, 100), (310, 0, 100, 100), (420, 0, 100, 100)], contentHeight: 100),
+    ]
+}
+
 @Suite struct GalleryLayoutTests {
+    @Test(arguments: WorkedLayout.all)
+    func givesTheFramesWorkedOutByHand(_ worked: WorkedLayout) {
+        #expect(worked.layout.frames == worked.frames)
+        #expect(worked.layout.contentHeight == worked.contentHeight)
+    }
+
     // MARK: Grid
-
-    @Test func gridOfThreeColumnsAt300HasCells100Wide() {
-        let layout = GalleryLayout.grid(aspectRatios: [1, 1, 1, 2], columns: 3, width: 300)
-        #expect(
-            layout.frames == [
-                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 100, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 200, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 0, y: 100, width: 100, height: 50),
-            ])
-        #expect(layout.contentHeight == 150)
-    }
-
-    @Test func gridRowIsAsTallAsItsTallestCellAndRowsAreSpacedApart() {
-        let layout = GalleryLayout.grid(aspectRatios: [1, 0.5, 2, 1], columns: 3, width: 320, spacing: 10)
-        #expect(
-            layout.frames == [
-                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 110, y: 0, width: 100, height: 200),
-                LayoutFrame(x: 220, y: 0, width: 100, height: 50),
-                LayoutFrame(x: 0, y: 210, width: 100, height: 100),
-            ])
-        #expect(layout.contentHeight == 310)
-    }
 
     @Test func gridTreatsBadRatiosAsSquaresAndClampsExtremeOnes() {
         let layout = GalleryLayout.grid(aspectRatios: [.nan, 0, -2, .infinity, 1e9, 1e-9], columns: 1, width: 160)
@@ -181,31 +205,6 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
 
     // MARK: Justified
 
-    @Test func justifiedFillsRowsAndLeavesTheLastAtRowHeight() {
-        let layout = GalleryLayout.justified(aspectRatios: [1, 1, 1, 1, 1], width: 300, rowHeight: 100)
-        #expect(
-            layout.frames == [
-                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 100, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 200, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 0, y: 100, width: 100, height: 100),
-                LayoutFrame(x: 100, y: 100, width: 100, height: 100),
-            ])
-        #expect(layout.contentHeight == 200)
-    }
-
-    @Test func justifiedSpacesItemsAndRows() {
-        let layout = GalleryLayout.justified(aspectRatios: [1, 1, 1, 1], width: 310, rowHeight: 100, spacing: 5)
-        #expect(
-            layout.frames == [
-                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 105, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 210, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 0, y: 105, width: 100, height: 100),
-            ])
-        #expect(layout.contentHeight == 205)
-    }
-
     @Test func justifiedTakesTheItemThatLeavesTheRowNearerRowHeight() {
         // 300 / 2.5 = 120 is 20 above 100; with the third, 300 / 3.5 ≈ 85.7 is only 14.3 below.
         let layout = GalleryLayout.justified(aspectRatios: [1, 1.5, 1], width: 300, rowHeight: 100)
@@ -224,17 +223,9 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
         #expect(layout.frames[2] == LayoutFrame(x: 0, y: 300 / 2.8, width: 100, height: 100))
     }
 
-    @Test func justifiedGivesAPanoramaARowOfItsOwn() {
-        // At width 300 and row height 100, a ratio above 6 would be under 50 tall alone.
-        let layout = GalleryLayout.justified(aspectRatios: [1, 8, 1], width: 300, rowHeight: 100)
-        #expect(
-            layout.frames == [
-                LayoutFrame(x: 0, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 0, y: 100, width: 300, height: 37.5),
-                LayoutFrame(x: 0, y: 137.5, width: 100, height: 100),
-            ])
-        #expect(layout.contentHeight == 237.5)
-        // Ratio 6 is not a panorama: it is exactly half the row height alone and joins no other.
+    @Test func justifiedDoesNotTreatRatio6AsAPanorama() {
+        // At width 300 and row height 100, ratio 6 is exactly half the row height alone: it joins no
+        // other item, but is not a panorama either.
         #expect(GalleryLayout.justified(aspectRatios: [6, 1], width: 300, rowHeight: 100).frames[0].width == 300)
     }
 
@@ -279,18 +270,6 @@ private func rows(_ frames: [LayoutFrame]) -> [ArraySlice<LayoutFrame>] {
     }
 
     // MARK: Filmstrip
-
-    @Test func filmstripCentresTheSettledCurrentItem() {
-        let layout = GalleryLayout.filmstrip(aspectRatios: [1, 2, 0.5, 4], current: 1, expansion: 1, width: 400, height: 100, spacing: 10)
-        #expect(
-            layout.frames == [
-                LayoutFrame(x: -10, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 100, y: 0, width: 200, height: 100),
-                LayoutFrame(x: 310, y: 0, width: 100, height: 100),
-                LayoutFrame(x: 420, y: 0, width: 100, height: 100),
-            ])
-        #expect(layout.contentHeight == 100)
-    }
 
     @Test func filmstripWidensHalfwayAtHalfExpansion() {
         let layout = GalleryLayout.filmstrip(
