@@ -517,14 +517,41 @@ def run(session):
         page.wait_for_selector(".doc.trashed:has-text('Harbour.gallery')")
         page.click(".doc.trashed:has-text('Harbour.gallery') button:has-text('Restore')")
         wait_until(lambda: (session.folder / "Harbour.gallery").exists(), "Restore did not bring the file back")
+        # Search: by name, title and caption (Trip.gallery's third image is captioned "… Harbour").
         page.click("button[data-view='all']")
         page.fill("#search", "harbour")
-        page.wait_for_selector(".doc[data-name='Trip.gallery']", state="detached")
-        page.wait_for_selector(".doc[data-name='Harbour.gallery']")
+        wait_until(lambda: listed(page) == ["Harbour.gallery", "Trip.gallery"], "the search for harbour did not list Harbour and Trip")
+        # An answer overtaken by a later one is not shown: the whole listing, held back until after
+        # the search typed since has been answered, must not replace the search's answer.
+        page.fill("#search", "")
+        page.wait_for_selector(".doc[data-name='Large.gallery']")
+        page.evaluate("""() => {
+          const real = window.fetch;
+          window.fetch = async function (resource, init) {
+            const response = await real.call(window, resource, init);
+            const path = String(resource);
+            if (path.startsWith('/api/documents?') && !path.includes('search=')) {
+              await new Promise(function (resolve) { setTimeout(resolve, 1000); });
+              window.lateAnswer = true;
+            }
+            return response;
+          };
+        }""")
+        page.click("button[data-view='all']")
+        page.fill("#search", "harbour")
+        wait_until(lambda: listed(page) == ["Harbour.gallery", "Trip.gallery"], "the search for harbour did not list Harbour and Trip")
+        wait_until(lambda: page.evaluate("() => window.lateAnswer === true"), "the whole listing was never answered")
+        page.wait_for_timeout(500)  # for the late answer's JSON to be read, had it been shown
+        check(listed(page) == ["Harbour.gallery", "Trip.gallery"], f"a listing answered late replaced the search's: {listed(page)}")
 
         check(not errors, f"the pages reported errors: {errors[:3]}")
         browser.close()
         return numbers
+
+
+def listed(page):
+    """The names of the documents the browser page lists, in order."""
+    return page.eval_on_selector_all(".doc", "elements => elements.map(element => element.dataset.name)")
 
 
 def main():

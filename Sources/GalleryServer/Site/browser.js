@@ -12,15 +12,29 @@
   const sortKey = 'gallery.sort';
   sort.value = localStorage.getItem(sortKey) || 'name';
 
+  // Answers may arrive out of order (a slow whole listing after the search typed since was
+  // answered): only the latest refresh's answer is shown.
+  let refreshes = 0;
   async function refresh() {
+    const asked = ++refreshes;
     try {
-      if (view === 'trash') return showTrash(await api('GET', '/api/trash'));
-      if (view === 'recents') return showRecents(await api('GET', '/api/recents'));
-      const query = new URLSearchParams({ sort: sort.value, reverse: sort.value === 'name' ? '0' : '1' });
-      if (search.value.trim()) query.set('search', search.value.trim());
-      showDocuments(await api('GET', '/api/documents?' + query));
+      let show, path;
+      if (view === 'trash') {
+        show = showTrash;
+        path = '/api/trash';
+      } else if (view === 'recents') {
+        show = showRecents;
+        path = '/api/recents';
+      } else {
+        const query = new URLSearchParams({ sort: sort.value, reverse: sort.value === 'name' ? '0' : '1' });
+        if (search.value.trim()) query.set('search', search.value.trim());
+        show = showDocuments;
+        path = '/api/documents?' + query;
+      }
+      const answer = await api('GET', path);
+      if (asked === refreshes) show(answer);
     } catch (error) {
-      say(error.message, true);
+      if (asked === refreshes) say(error.message, true);
     }
   }
 
