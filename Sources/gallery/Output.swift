@@ -262,7 +262,10 @@ enum Output {
     static func name(_ url: URL) -> String {
         let current = FileManager.default.currentDirectoryPath + "/"
         let path = url.pathForDisplay
-        return path.hasPrefix(current) ? String(path.dropFirst(current.count)) : path
+        guard path.hasPrefix(current) else { return path }
+        // The current folder itself is ".", not an empty name.
+        let relative = path.dropFirst(current.count)
+        return relative.isEmpty ? "." : String(relative)
     }
 }
 

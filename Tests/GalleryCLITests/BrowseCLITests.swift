@@ -84,6 +84,11 @@ import Testing
 
     /// A file name that is not UTF-8 (`caf` + Latin-1 é) is shown as `ls -b` shows it, in the
     /// table, in `--json` (with `fileURL` keeping its bytes) and in `open`'s heading and errors.
+    @Test func namesTheCurrentFolderWhenNothingMatches() throws {
+        try write("Trip.gallery", title: "Trip")
+        #expect(try browse(".", "--search", "harbour").output == "No gallery documents in . matching \"harbour\".\n")
+    }
+
     @Test func showsANameThatIsNotUTF8AsLsDoes() throws {
         try write("plain.gallery", title: "Café")
         let latin1 = "\"$(printf 'caf\\351.gallery')\""
