@@ -65,7 +65,8 @@ let package = Package(
             resources: [
                 "index.html", "item.html", "failed-item.html", "gallery.css", "gallery.js",
                 // Shared with gallery serve's page (`PageAssets`).
-                "viewer.css", "frames.js", "grid.js", "image-requests.js", "viewer-layout.js", "viewer-ui.js", "viewer-strip.js",
+                "viewer.css", "frames.js", "grid.js", "image-requests.js", "image-sizes.js", "viewer-layout.js", "viewer-ui.js",
+                "viewer-strip.js",
                 "viewer-zoom.js",
                 "viewer-pager.js", "viewer.js",
             ].map { .embedInCode("Export/Templates/html/\($0)") },

@@ -182,8 +182,11 @@ static struct _VipsImage *to_opaque_srgb(struct _VipsImage *image) {
     return failed ? NULL : srgb;
 }
 
-static int save_jpeg(struct _VipsImage *image, void **jpeg, size_t *jpeg_length) {
-    return p_vips_jpegsave_buffer(image, jpeg, jpeg_length, "Q", 80, "strip", 1, "optimize_coding", 1, NULL);
+/* `strip` drops every piece of metadata: EXIF (a location among it), XMP, IPTC and the ICC
+ * profile, which the conversion to sRGB has already applied. */
+static int save_jpeg(struct _VipsImage *image, int quality, int progressive, void **jpeg, size_t *jpeg_length) {
+    return p_vips_jpegsave_buffer(image, jpeg, jpeg_length, "Q", quality, "strip", 1, "optimize_coding", 1, "interlace", progressive,
+                                  NULL);
 }
 
 static struct _VipsImage *thumbnail(const char *path, const void *bytes, size_t length, int size) {
@@ -210,9 +213,64 @@ int gallerykit_vips_thumbnail(const char *path, const void *bytes, size_t length
     if (image == NULL) {
         return -1;
     }
-    int failed = save_jpeg(image, jpeg, jpeg_length);
+    int failed = save_jpeg(image, 80, 0, jpeg, jpeg_length);
     p_g_object_unref(image);
     return failed ? -1 : 0;
+}
+
+int gallerykit_vips_renditions(const char *path, const void *bytes, size_t length, const int *edges, int count, int quality,
+                               void **jpegs, size_t *lengths, int *widths, int *heights) {
+    int largest = 0;
+    for (int index = 0; index < count; index++) {
+        if (edges[index] < 1) {
+            p_vips_error("gallerykit", "a rendition of %d pixels is out of range", edges[index]);
+            return -1;
+        }
+        largest = edges[index] > largest ? edges[index] : largest;
+        jpegs[index] = NULL;
+    }
+    if (count < 1) {
+        p_vips_error("gallerykit", "no rendition asked for");
+        return -1;
+    }
+    /* The largest is decoded once (shrink-on-load); the smaller ones are shrunk from it in
+     * memory, not decoded again: one decode, however many sizes. */
+    struct _VipsImage *image = thumbnail(path, bytes, length, largest);
+    if (image != NULL && count > 1) {
+        struct _VipsImage *rendered = p_vips_image_copy_memory(image);
+        p_g_object_unref(image);
+        image = rendered;
+    }
+    if (image == NULL) {
+        return -1;
+    }
+    for (int index = 0; index < count; index++) {
+        struct _VipsImage *sized = image;
+        if (edges[index] < largest &&
+            p_vips_thumbnail_image(image, &sized, edges[index], "height", edges[index], "size", GALLERYKIT_VIPS_SIZE_DOWN, NULL)) {
+            sized = NULL;
+        }
+        /* Progressive: 3 % smaller at these sizes, and a page shows the whole picture, coarse,
+         * before all of it has come. */
+        int failed = sized == NULL || save_jpeg(sized, quality, 1, &jpegs[index], &lengths[index]);
+        if (sized != NULL) {
+            widths[index] = p_vips_image_get_width(sized);
+            heights[index] = p_vips_image_get_height(sized);
+        }
+        if (sized != NULL && sized != image) {
+            p_g_object_unref(sized);
+        }
+        if (failed) {
+            for (int made = 0; made <= index; made++) {
+                p_g_free(jpegs[made]);
+                jpegs[made] = NULL;
+            }
+            p_g_object_unref(image);
+            return -1;
+        }
+    }
+    p_g_object_unref(image);
+    return 0;
 }
 
 /* Contact sheets: one canvas in memory that every cell is written into directly, not a libvips

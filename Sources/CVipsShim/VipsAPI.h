@@ -44,6 +44,8 @@ struct _VipsArrayDouble;
     X(vips_jpegsave_buffer, int, (struct _VipsImage *, void **, size_t *, ...))                      \
     X(vips_thumbnail_source, int, (struct _VipsSource *, struct _VipsImage **, int, ...))            \
     X(vips_thumbnail_buffer, int, (void *, size_t, struct _VipsImage **, int, ...))                  \
+    X(vips_thumbnail_image, int, (struct _VipsImage *, struct _VipsImage **, int, ...))              \
+    X(vips_image_copy_memory, struct _VipsImage *, (struct _VipsImage *))                            \
     X(vips_image_new_from_memory, struct _VipsImage *,                                               \
       (const void *, size_t, int, int, int, GALLERYKIT_SIGNED_ENUM))                                 \
     X(vips_image_write_to_memory, void *, (struct _VipsImage *, size_t *))                           \

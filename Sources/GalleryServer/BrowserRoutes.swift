@@ -147,7 +147,8 @@ extension BrowserRoutes {
             for (position, image) in shown.enumerated() {
                 group.addTask {
                     if let stored = try? await offloaded({ try document.thumbnailBytes(of: image) }) { return (position, stored) }
-                    guard let source = try? ImageSource(image.url), case .success(let thumbnail) = await remote.thumbnail(source) else {
+                    guard let source = try? ImageSource(image.url), case .success(let thumbnail) = await remote.image(source, .thumbnail)
+                    else {
                         return (position, nil)
                     }
                     return (position, thumbnail.bytes)

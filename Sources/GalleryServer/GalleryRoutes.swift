@@ -70,10 +70,16 @@ struct GalleryRoutes {
             return try await currentState(of: url, for: request, status: .accepted)
         }
         api.get(":name/images/:id") { request, context in
-            try await image(request, context, thumbnail: false)
+            try await image(request, context, .original)
         }
         api.get(":name/thumbnails/:id") { request, context in
-            try await image(request, context, thumbnail: true)
+            try await image(request, context, .thumbnail)
+        }
+        api.get(":name/renditions/:id/:edge") { request, context in
+            guard let edge = Int(try context.parameters.require("edge")), Rendition.ladder.contains(edge) else {
+                throw APIError(.notFound, "no such size: sizes are \(Rendition.ladder.map(String.init).joined(separator: ", ")) pixels")
+            }
+            return try await image(request, context, .rendition(edge))
         }
         api.get(":name/events") { _, context in
             let url = try document(context)
@@ -198,38 +204,56 @@ struct GalleryRoutes {
         return (file, String(name.prefix(200)))
     }
 
-    /// An image's bytes (or thumbnail): stored in the document, or else fetched on view
-    /// (`RemoteImages`), the document unchanged. A failure to fetch answers 502 with the reason;
-    /// `?retry=…` fetches again after one.
-    private func image(_ request: Request, _ context: BasicRequestContext, thumbnail: Bool) async throws -> Response {
+    /// An image in the size `shown` asks for: made from the bytes stored in the document, or
+    /// else fetched on view (`RemoteImages`), the document unchanged. Thumbnails and renditions
+    /// are made once and kept in the image cache. A failure to fetch answers 502 with the
+    /// reason; `?retry=…` fetches again after one.
+    private func image(_ request: Request, _ context: BasicRequestContext, _ shown: ImageSize) async throws -> Response {
         let url = try document(context)
         guard let id = UUID(uuidString: try context.parameters.require("id")) else { throw APIError(.badRequest, "not an image id") }
         let document = try await services.openedDocuments.current(url).document
+        let fetcher = services.fetcher
         let found: (image: GalleryImage, stored: (Data, String)?) = try await offloaded {
             guard let image = document.gallery.images.first(where: { $0.id == id }) else {
                 throw APIError(.notFound, "\(url.lastPathComponent): no such image")
             }
-            if thumbnail, let bytes = try document.thumbnailBytes(of: image) { return (image, (bytes, "image/jpeg")) }
-            if let bytes = try document.cachedBytes(of: image) { return (image, (bytes, image.cached!.mediaType)) }
-            return (image, nil)
+            return (image, try Self.storedImage(image, shown, in: document, fetcher: fetcher))
         }
         if let (bytes, type) = found.stored {
-            return ImageBody.response(bytes, mediaType: type, tag: "\(id)-\(thumbnail ? "t" : "i")-\(bytes.count)")
+            return ImageBody.response(bytes, mediaType: type, tag: "\(id)-\(shown.tag)-\(bytes.count)")
         }
         guard !found.image.hasFailed else { throw APIError(.notFound, "\(url.lastPathComponent): the image failed to load when added") }
         let source: ImageSource
         do { source = try ImageSource(found.image.url) } catch let error as GalleryError { throw APIError(.notFound, error.reason) }
         let retrying = request.uri.queryParameters["retry"] != nil
-        let remote: Result<(bytes: Data, mediaType: String), FetchFailure> =
-            thumbnail
-            ? await services.remoteImages.thumbnail(source, retrying: retrying)
-            : await services.remoteImages.image(source, retrying: retrying).map { ($0.bytes, $0.mediaType) }
-        switch remote {
+        switch await services.remoteImages.image(source, shown, retrying: retrying) {
         case .success(let (bytes, type)):
-            return ImageBody.response(bytes, mediaType: type, tag: "\(id)-\(thumbnail ? "rt" : "ri")-\(bytes.count)")
+            return ImageBody.response(bytes, mediaType: type, tag: "\(id)-r\(shown.tag)-\(bytes.count)")
         case .failure(let failure):
             throw APIError(.badGateway, failure.reason)
         }
+    }
+
+    /// `image` in the size `shown` asks for, from the bytes stored in `document`, with its media
+    /// type; `nil` if the document does not store them. The image itself when libvips cannot
+    /// shrink it.
+    private static func storedImage(
+        _ image: GalleryImage, _ shown: ImageSize, in document: GalleryDocument, fetcher: ImageFetcher
+    ) throws -> (Data, String)? {
+        guard let cached = image.cached else { return nil }
+        if shown.isSmaller(thanImageOfType: cached.mediaType) {
+            let smaller: Data? =
+                switch shown {
+                case .thumbnail: try document.thumbnailBytes(of: image)
+                case .rendition(let edge):
+                    try fetcher.rendition(longEdge: edge, ofImageWithSHA256: cached.sha256) {
+                        try document.cachedBytes(of: image) ?? Data()
+                    }
+                case .original: nil
+                }
+            if let smaller { return (smaller, "image/jpeg") }
+        }
+        return try document.cachedBytes(of: image).map { ($0, cached.mediaType) }
     }
 }
 

@@ -27,6 +27,13 @@ extension GalleryState {
         out.appendJSON(literal: ",\"spacing\":")
         out.appendJSON(strip["spacing"] ?? 0, places: 2)
         out.appendJSON(literal: "}")
+        out.appendJSONMember("renditions")
+        out.appendJSON(literal: "[")
+        for (index, edge) in renditions.enumerated() {
+            if index > 0 { out.appendJSON(literal: ",") }
+            out.appendJSON(edge)
+        }
+        out.appendJSON(literal: "]")
         out.appendJSONMember("canUndo")
         out.appendJSON(canUndo)
         out.appendJSONMember("canRedo")
@@ -92,6 +99,10 @@ extension GalleryState.Item {
         out.appendJSON(isPlaceholder)
         out.appendJSONMember("ratio")
         out.appendJSON(ratio, places: 4)
+        if let edge {
+            out.appendJSONMember("edge")
+            out.appendJSON(edge)
+        }
         out.appendJSON(literal: "}")
     }
 }

@@ -19,6 +19,9 @@ struct GalleryState: Sendable {
         /// The aspect ratio the layouts give it (1, a square, for a failed image): the viewer's
         /// filmstrip widens it towards this.
         var ratio: Double = 1
+        /// The image's long edge in pixels as shown, when the document knows it: the page asks
+        /// for no rendition larger than the image (`renditions`).
+        var edge: Int?
     }
 
     struct Layout: Sendable {
@@ -36,6 +39,9 @@ struct GalleryState: Sendable {
     var columnRange = [Gallery.columnRange.lowerBound, Gallery.columnRange.upperBound]
     /// The viewer's filmstrip: its cells' side and the gap between them, in CSS pixels.
     var strip = ["cell": PageStyle.filmstripCell, "spacing": PageStyle.filmstripSpacing]
+    /// The long edges of the renditions the server makes (`Rendition.ladder`), smallest first:
+    /// the page asks for the smallest at least as large as the device pixels it fills.
+    var renditions = Rendition.ladder
     var canUndo: Bool
     var canRedo: Bool
     var version: String
@@ -111,7 +117,8 @@ extension GalleryState {
                 Item(
                     id: image.id.uuidString.lowercased(), status: status, url: image.url.absoluteString, caption: image.caption,
                     error: image.error,
-                    alt: alt, isCached: image.isCached, isPlaceholder: false, ratio: ratios[ratios.count - 1]
+                    alt: alt, isCached: image.isCached, isPlaceholder: false, ratio: ratios[ratios.count - 1],
+                    edge: image.width.flatMap { width in image.height.map { max(width, $0) } }
                 ))
         }
         atEnd.forEach(add)

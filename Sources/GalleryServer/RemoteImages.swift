@@ -38,16 +38,54 @@ actor RemoteImages {
         return result
     }
 
-    /// The thumbnail of the image `source` names, or the image itself when libvips cannot
-    /// shrink it: with its media type.
-    func thumbnail(_ source: ImageSource, retrying: Bool = false) async -> Result<(bytes: Data, mediaType: String), FetchFailure> {
+    /// The image `source` names in the size `shown` asks for (`ImageSize`), or the image itself
+    /// when libvips cannot shrink it: with its media type.
+    func image(
+        _ source: ImageSource, _ shown: ImageSize, retrying: Bool = false
+    ) async -> Result<(bytes: Data, mediaType: String), FetchFailure> {
         switch await image(source, retrying: retrying) {
         case .failure(let failure):
             return .failure(failure)
         case .success(let image):
+            guard shown.isSmaller(thanImageOfType: image.mediaType) else { return .success((image.bytes, image.mediaType)) }
             let fetcher = fetcher
-            let jpeg = try? await offloaded { fetcher.thumbnail(of: image) }
+            let jpeg = try? await offloaded {
+                switch shown {
+                case .thumbnail: fetcher.thumbnail(of: image)
+                case .rendition(let edge): fetcher.rendition(longEdge: edge, ofImageWithSHA256: image.sha256) { image.bytes }
+                case .original: nil
+                }
+            }
             return .success(jpeg.flatMap { $0 }.map { ($0, "image/jpeg") } ?? (image.bytes, image.mediaType))
+        }
+    }
+}
+
+/// Which size of an image a page asks for.
+enum ImageSize: Equatable {
+    /// The image itself.
+    case original
+    /// Its thumbnail (the document's, or one made at `Thumbnailer.longEdge`).
+    case thumbnail
+    /// Its rendition with this long edge, one of `Rendition.ladder`.
+    case rendition(Int)
+
+    /// Whether this size is made smaller than the image, which it is not for an animated format
+    /// (a GIF stays itself, animation and all: a rendition would be its first frame).
+    func isSmaller(thanImageOfType mediaType: String) -> Bool {
+        switch self {
+        case .original: false
+        case .thumbnail: true
+        case .rendition: mediaType != "image/gif"
+        }
+    }
+
+    /// What names this size in an entity tag.
+    var tag: String {
+        switch self {
+        case .original: "i"
+        case .thumbnail: "t"
+        case .rendition(let edge): "r\(edge)"
         }
     }
 }

@@ -8,9 +8,13 @@ struct ExportCommand: AsyncParsableCommand {
         abstract: "Export a gallery document to share it.",
         discussion: """
             Formats:
-              html           a static web site in a folder: justified rows of thumbnails,
-                             each image opening in a viewer (←/→, swipe, Esc) with a
-                             filmstrip; works from file:// with no network
+              html           a static web site in a folder: justified rows of images,
+                             each opening in a viewer (←/→, swipe, Esc) with a
+                             filmstrip; works from file:// with no network. It holds
+                             display sizes (512, 1024 and 2048 px JPEGs, without the
+                             photos' metadata, so without their location), not the
+                             originals; --originals adds them and a "Download all"
+                             album.zip
               iiif           a IIIF Presentation 3.0 manifest and its images, for IIIF
                              viewers (Mirador, Universal Viewer); needs --base-url.
                              --output is a folder (manifest.json inside) or a file
@@ -33,6 +37,7 @@ struct ExportCommand: AsyncParsableCommand {
 
             Examples:
               gallery export Trip.gallery --format html --output Trip-site
+              gallery export Trip.gallery --format html --output Trip-site --originals
               gallery export Trip.gallery --format iiif --output Trip.json \\
                   --base-url https://example.org/galleries/
               gallery export Trip.gallery --format contact-sheet --output Trip.jpg
@@ -68,6 +73,12 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "contact-sheet: no title above the images.")
     var noTitle = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "html: add the original images and album.zip of them all (linked as \"Download all\"). The originals keep their own metadata, the location where a photo was taken included."
+        ))
+    var originals = false
+
     @OptionGroup(title: "Fetching web images") var downloads: DownloadOptions
 
     func validate() throws {
@@ -75,6 +86,7 @@ struct ExportCommand: AsyncParsableCommand {
             throw ValidationError("--format iiif needs --base-url: the http(s) URL the export will be served from")
         }
         if format != .iiif, baseURL != nil { throw ValidationError("--base-url is only for --format iiif") }
+        if format != .html, originals { throw ValidationError("--originals is only for --format html") }
         if let baseURL, URL(string: baseURL) == nil || baseURL.isEmpty {
             throw ValidationError("--base-url '\(baseURL)' is not a URL")
         }
@@ -98,7 +110,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     private func makeExporter() throws -> any DocumentExporter {
         switch format {
-        case .html: return HTMLExporter()
+        case .html: return HTMLExporter(includesOriginals: originals)
         case .iiif:
             guard let baseURL, let url = URL(string: baseURL) else {
                 throw GalleryError(.invalidArgument, path: baseURL, "is not a URL")

@@ -150,8 +150,10 @@ def check_tiles(shown, items):
             check(tile["title"] and tile["title"] == item["url"], f"item {index + 1}: the error tile's title is not its URL {item['url']!r}")
             check(tile["error"] == item["error"], f"item {index + 1}: the error tile says {tile['error']!r}, not {item['error']!r}")
         else:
-            check(tile["href"] == item["image"], f"item {index + 1}: the tile links to {tile['href']!r}, not {item['image']!r}")
-            check(tile["src"] == item["thumbnail"], f"item {index + 1}: the tile's thumbnail is not {item['thumbnail']!r}")
+            largest = item["image"] or (item["sizes"][-1][1] if item["sizes"] else item["thumbnail"])
+            check(tile["href"] == largest, f"item {index + 1}: the tile links to {tile['href']!r}, not {largest!r}")
+            shown = [url for _, url in item["sizes"]] + [item["thumbnail"]]
+            check(tile["src"] in shown, f"item {index + 1}: the tile shows {tile['src']!r}, none of its sizes {shown}")
             check(tile["alt"] == item["alt"], f"item {index + 1}: alt {tile['alt']!r}, not {item['alt']!r}")
             check(tile["caption"] == (item["caption"] or ""), f"item {index + 1}: the caption reads {tile['caption']!r}, not {item['caption']!r}")
 
@@ -219,6 +221,8 @@ def check_references(page, export, data):
         for key in ("image", "thumbnail"):
             if item[key] is not None:
                 export.check_reference(item[key], f"data item {index + 1} {key}")
+        for edge, url in item["sizes"]:
+            export.check_reference(url, f"data item {index + 1} size {edge}")
 
 
 def check_viewer_at(page, data, index, log):
@@ -231,11 +235,12 @@ def check_viewer_at(page, data, index, log):
                     f"item {index + 1} failed but the viewer shows no error tile")
         shown = page.locator(".viewer .failure-error").text_content()
         check(shown == item["error"], f"the viewer's error tile says {shown!r}, not {item['error']!r}")
-    elif item["image"].rsplit(".", 1)[-1].lower() in BROWSER_FORMATS:
-        wait_for_js(page, """src => { const p = document.querySelector('.viewer .photo');
-                                      return p.getAttribute('src') === src && p.complete && p.naturalWidth > 0
+    elif item["sizes"] or item["image"].rsplit(".", 1)[-1].lower() in BROWSER_FORMATS:
+        shown = [url for _, url in item["sizes"]] + ([item["image"]] if item["image"] else [])
+        wait_for_js(page, """sources => { const p = document.querySelector('.viewer .photo');
+                                      return sources.includes(p.getAttribute('src')) && p.complete && p.naturalWidth > 0
                                           && getComputedStyle(p).visibility === 'visible'; }""",
-                    item["image"], f"the viewer's large image {item['image']} did not decode")
+                    shown, f"the viewer's large image (one of {shown}) did not decode")
     else:
         wait_for_js(page, """src => { const p = document.querySelector('.viewer .placeholder');
                                       return p.getAttribute('src') === src && p.complete && p.naturalWidth > 0; }""",
@@ -284,9 +289,13 @@ def run(export, screenshots):
         try:
             # Desktop: grid, viewer, paging, filmstrip, then rotate to phone size, then back to the grid.
             page, data = open_grid(browser, export, log, DESKTOP, 1, screenshots and os.path.join(screenshots, "grid-1280.png"))
+            edge_of = lambda key: data["items"][int(key)]["edge"]  # noqa: E731
+            page.evaluate("window.scrollTo(0, 0)")
+            sharpness = {"grid-1280": viewerchecks.check_sharp(page, edge_of, "the grid at 1280 px")}
             if data["items"]:
                 index = open_viewer(page, data)
                 check_viewer_at(page, data, index, log)
+                sharpness["viewer-1280"] = viewerchecks.check_sharp(page, edge_of, "the viewer at 1280 px", index)
                 viewerchecks.check_mid_swipe(page, data, index)
                 check_viewer_at(page, data, index, log)
                 viewerchecks.check_zoom(page, data, index)
@@ -313,8 +322,12 @@ def run(export, screenshots):
 
             # Phone: the phone layout, and (for the screenshots) a 2x rendering. Opened on #N.
             phone, _ = open_grid(browser, export, log, PHONE, 2, screenshots and os.path.join(screenshots, "grid-390.png"))
+            phone.evaluate("window.scrollTo(0, 0)")
+            sharpness["grid-390"] = viewerchecks.check_sharp(phone, edge_of, "the grid at 390 px")
             if data["items"]:
                 index = open_viewer(phone, data)
+                check_viewer_at(phone, data, index, log)
+                sharpness["viewer-390"] = viewerchecks.check_sharp(phone, edge_of, "the viewer at 390 px", index)
                 if index + 1 < len(data["items"]):
                     index = viewerchecks.swipe_once(phone, data, index, lambda at: check_viewer_at(phone, data, at, log))
                 index = page_once(phone, data, index)
@@ -335,6 +348,7 @@ def run(export, screenshots):
         finally:
             browser.close()
     check_log(log)
+    log["sharpness"] = sharpness
     return data, log
 
 
@@ -356,7 +370,9 @@ def main():
         return 1
     failed = sum(1 for item in data["items"] if item["error"])
     print(f"check_html_export: OK: {arguments.outdir}: {len(data['items'])} items ({failed} failed), "
-          f"{log['requests']} requests all inside the folder, grid{' and viewer' if data['items'] else ''} checked at 1280 and 390 px")
+          f"{log['requests']} requests all inside the folder, grid{' and viewer' if data['items'] else ''} checked at 1280 and 390 px; "
+          "least source pixels per device pixel (of images not at full size): "
+          + ", ".join(f"{where} {ratio:.2f}" for where, ratio in log["sharpness"].items()))
     return 0
 
 

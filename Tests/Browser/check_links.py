@@ -29,7 +29,9 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(__file__))
-from browserlib import check, check_main, document_json, isolated_environment, launch_chromium, start_serve, stop_serve, wait_until  # noqa: E402
+import viewerchecks  # noqa: E402
+from browserlib import (check, check_main, document_json, isolated_environment, launch_chromium, start_serve, stop_serve,  # noqa: E402
+                        wait_for_js, wait_until)
 
 
 class Web(http.server.BaseHTTPRequestHandler):
@@ -123,6 +125,23 @@ def run(gallery, image, screenshots):
                     check(page.locator("#canvas .cell.unreachable").count() == 0, "the error tile stayed after Retry")
                     check(hashlib.sha256(document.read_bytes()).hexdigest() == before, "viewing changed the document")
                     check(all(not image["cached"] for image in on_disk()["images"]), "viewing stored bytes")
+
+                    # The viewer of web images on a slow network (100 ms a request, 1 MB/s): a jump
+                    # to the last image and a held filmstrip show a picture (the thumbnail) at once.
+                    state = page.evaluate("async () => (await fetch('/api/galleries/Links.gallery?width=1280')).json()")
+                    data = {"items": [{"id": item["id"]} for item in state["items"] if not item["isPlaceholder"]], "strip": state["strip"]}
+                    page.locator(f"#canvas .cell[data-id='{data['items'][0]['id']}']").focus()
+                    page.keyboard.press("Enter")
+                    wait_for_js(page, "() => document.getElementById('viewer').open", None, "Enter did not open the viewer")
+                    network = context.new_cdp_session(page)
+                    network.send("Network.enable")
+                    network.send("Network.emulateNetworkConditions",
+                                 {"offline": False, "latency": 100, "downloadThroughput": 1_000_000, "uploadThroughput": 1_000_000})
+                    slowest, _ = viewerchecks.check_never_black(page, data, 0, lambda at: "/thumbnails/" + data["items"][at]["id"])
+                    network.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+                    print(f"check_links: a picture of a web image on a slow network within {slowest * 1000:.0f} ms at worst")
+                    page.keyboard.press("Escape")
+                    wait_for_js(page, "() => !document.getElementById('viewer').open", None, "Esc did not close the viewer")
 
                     keep = page.locator("#keep")
                     check(keep.is_visible(), "no Keep in gallery button for a gallery of links")

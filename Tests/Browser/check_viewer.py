@@ -35,7 +35,7 @@ def viewer_data(page):
     state = page.evaluate("""async () => {
         const answer = await fetch('/api/galleries/Trip.gallery?width=1280&style=justified');
         return answer.json(); }""")
-    items = [{"id": item["id"], "ratio": item["ratio"], "caption": item.get("caption") or "",
+    items = [{"id": item["id"], "ratio": item["ratio"], "caption": item.get("caption") or "", "edge": item.get("edge"),
               "error": item.get("error") if item["status"] == "failed" else None}
              for item in state["items"] if not item["isPlaceholder"]]
     return {"items": items, "strip": state["strip"]}
@@ -47,7 +47,8 @@ def check_at(page, data, index, tolerance=1):
     viewerchecks.check_at_rest(page, data, index, tolerance)
     image_id = data["items"][index]["id"]
     wait_for_js(page, """id => { const p = document.querySelector('.viewer .photo'), t = document.querySelector('.viewer .placeholder');
-                                 return (p.getAttribute('src') || '').endsWith('/images/' + id)
+                                 const src = p.getAttribute('src') || '';
+                                 return (src.endsWith('/images/' + id) || src.includes('/renditions/' + id + '/'))
                                      && ((p.complete && p.naturalWidth > 0) || (t.complete && t.naturalWidth > 0)); }""",
                 image_id, f"the viewer's image {index + 1} did not come")
     hash_now = page.evaluate("location.hash")
@@ -83,8 +84,11 @@ def run(gallery, images, screenshots):
         wait_until(lambda: page.evaluate("() => document.querySelectorAll('#canvas .cell img').length") >= len(images), "the images did not appear")
         data = viewer_data(page)
         check(len(data["items"]) >= 6, f"the gallery has {len(data['items'])} images, not 6 or more")
+        edges = {item["id"]: item["edge"] for item in data["items"]}
+        sharpness = {"grid-1280": viewerchecks.check_sharp(page, edges.get, "the grid at 1280 px")}
         open_on(page, data, 0)
         check_at(page, data, 0)
+        sharpness["viewer-1280"] = viewerchecks.check_sharp(page, edges.get, "the viewer at 1280 px", data["items"][0]["id"])
         if screenshots:
             page.screenshot(path=shot("viewer-rest-1280.png"))
         viewerchecks.check_mid_swipe(page, data, 0, screenshot=shot("viewer-midswipe-1280.png"))
@@ -92,6 +96,17 @@ def run(gallery, images, screenshots):
         viewerchecks.check_zoom(page, data, 0)
         index = viewerchecks.check_strip_drag(page, data, 0, lambda at: check_at(page, data, at), screenshot=shot("viewer-stripdrag-1280.png"))
         index = viewerchecks.check_wheel(page, data, index, lambda at: check_at(page, data, at))
+        page.keyboard.press("ArrowLeft")
+        index -= 1
+        check_at(page, data, index)
+        # A slow network (100 ms a request, 1 MB/s): a jump and a held strip still show a picture at once.
+        network = page.context.new_cdp_session(page)
+        network.send("Network.enable")
+        network.send("Network.emulateNetworkConditions",
+                     {"offline": False, "latency": 100, "downloadThroughput": 1_000_000, "uploadThroughput": 1_000_000})
+        slowest, index = viewerchecks.check_never_black(page, data, index, lambda at: "/thumbnails/" + data["items"][at]["id"])
+        network.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        check_at(page, data, index)
         page.keyboard.press("ArrowLeft")
         index -= 1
         check_at(page, data, index)
@@ -143,8 +158,10 @@ def run(gallery, images, screenshots):
         phone.goto(f"{origin}/gallery/Trip.gallery")
         wait_until(lambda: phone.evaluate("() => document.querySelectorAll('#canvas .cell img').length") >= len(images), "the images did not appear on the phone")
         data = viewer_data(phone)
+        sharpness["grid-390"] = viewerchecks.check_sharp(phone, edges.get, "the grid at 390 px")
         open_on(phone, data, 1)
         check_at(phone, data, 1, tolerance=2)
+        sharpness["viewer-390"] = viewerchecks.check_sharp(phone, edges.get, "the viewer at 390 px", data["items"][1]["id"])
         if screenshots:
             phone.screenshot(path=shot("viewer-rest-390.png"))
         fingers = Fingers(context, phone)
@@ -171,6 +188,9 @@ def run(gallery, images, screenshots):
             phone.screenshot(path=shot("viewer-rest-844.png"))
         check(not problems, "; ".join(problems))
         browser.close()
+        print("check_viewer: least source pixels per device pixel (of images not at full size): "
+              + ", ".join(f"{where} {ratio:.2f}" for where, ratio in sharpness.items())
+              + f"; slowest picture on a slow network {slowest * 1000:.0f} ms")
 
 
 def main():

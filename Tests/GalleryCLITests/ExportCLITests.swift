@@ -37,7 +37,7 @@ import Testing
         }
         let site = try String(contentsOf: folder.path("Site/index.html"), encoding: .utf8)
         #expect(site.contains("410"), "the error tile says why")
-        #expect(FileManager.default.fileExists(atPath: folder.path("Site/images/003.webp").path))
+        #expect(FileManager.default.fileExists(atPath: folder.path("Site/renditions/003-480.jpg").path), "a fetched image's display size")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path("Images").path).sorted() == [
                 "001-01-dawn.jpg", "003-05-leaf.webp",
@@ -122,6 +122,22 @@ import Testing
         #expect(result.status == 64, "\(result)")
         #expect(result.errorOutput.contains("--base-url"), "\(result)")
         #expect(!folder.listing().contains("Trip.json"))
+    }
+
+    /// `--originals` is the HTML site's: elsewhere it is refused before anything is written, and
+    /// its help says that originals keep their location.
+    @Test func originalsAreOnlyForTheHTMLSiteAndTheHelpSaysTheyKeepTheirLocation() throws {
+        let created = try gallery("create", "Trip.gallery", "--cache", Repository.sampleImage("01-dawn").path)
+        try #require(created.status == 0, "\(created)")
+        let refused = try gallery("export", "Trip.gallery", "--format", "cbz", "--output", "Trip.cbz", "--originals")
+        #expect(refused.status == 64 && refused.errorOutput.contains("--originals is only for --format html"), "\(refused)")
+        #expect(!folder.listing().contains("Trip.cbz"))
+        let help = try gallery("export", "--help").output.replacingOccurrences(of: "\n", with: " ")
+            .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        #expect(help.contains("--originals") && help.contains("location"), "\(help)")
+        let site = try gallery("export", "Trip.gallery", "--format", "html", "--output", "Site", "--originals")
+        #expect(site.status == 0, "\(site)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("Site/album.zip").path))
     }
 
     @Test func cbzIsReadByBsdtarAndPythonInOrder() throws {

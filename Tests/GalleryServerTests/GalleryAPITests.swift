@@ -36,10 +36,13 @@ import Testing
             // The viewer's filmstrip and the column range are the library's too.
             #expect(state.json["strip"] as? [String: Double] == ["cell": 56, "spacing": 4])
             #expect(state.json["columnRange"] as? [Int] == [1, 12])
+            #expect(state.json["renditions"] as? [Int] == Rendition.ladder, "the sizes the page may ask for")
             for (item, image) in zip(state.items, gallery.images) {
-                // Only what the page's scripts read (the viewer widens a strip cell from the ratio).
-                let read: Set = ["id", "status", "url", "caption", "error", "alt", "isCached", "isPlaceholder", "ratio"]
+                // Only what the page's scripts read (the viewer widens a strip cell from the ratio;
+                // no rendition is asked for larger than the image's long edge).
+                let read: Set = ["id", "status", "url", "caption", "error", "alt", "isCached", "isPlaceholder", "ratio", "edge"]
                 #expect(Set(item.keys).isSubset(of: read), "\(item.keys)")
+                #expect(item["edge"] as? Int == max(image.width ?? 0, image.height ?? 0))
                 // The ratio the viewer's strip widens it towards: the layout's, to 4 decimals.
                 let ratio = try #require(item["ratio"] as? Double)
                 #expect(abs(ratio - image.aspectRatio) <= 0.00005)
@@ -167,6 +170,38 @@ import Testing
             #expect(
                 try await client.call(.get, "/api/galleries/Trip.gallery/images/\(UUID())", headers: harness.headers).status == .notFound)
             #expect(try await client.call(.get, "/api/galleries/Trip.gallery/images/x", headers: harness.headers).status == .badRequest)
+        }
+    }
+
+    /// Display sizes: made from the stored bytes the first time (upright, never enlarged) and kept
+    /// in the image cache; a GIF is served as it is; a size not on the ladder is not found.
+    @Test func renditionsAreMadeFromTheStoredBytesAndKeptInTheCache() async throws {
+        let harness = try ServerHarness(images: 6)
+        let document = try harness.document()
+        let cache = ImageCache(directories: harness.services.configuration.directories)
+        try await harness.test { client in
+            for (image, expected) in zip(document.gallery.images, [512, 512, 300, 400, 480]) {
+                let answer = try await client.execute(
+                    uri: "/api/galleries/Trip.gallery/renditions/\(image.id)/512", method: .get, headers: harness.headers)
+                #expect(answer.status == .ok && answer.headers[.contentType] == "image/jpeg")
+                let jpeg = Data(buffer: answer.body)
+                let size = try ImageProbe.info(forFileAt: try harness.temporary.write(jpeg, to: "\(image.id).jpg"))
+                #expect(max(size.width, size.height) == expected, "\(image.url.lastPathComponent)")
+                #expect(abs(size.aspectRatio - image.aspectRatio) < 0.02, "upright: \(image.url.lastPathComponent)")
+                let kept = cache.object(forKey: ImageCache.key(forRenditionOf: image.cached!.sha256, longEdge: 512))
+                #expect(kept?.bytes == jpeg, "kept in the cache")
+            }
+            let gif = document.gallery.images[5]
+            let animated = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/renditions/\(gif.id)/1024", method: .get, headers: harness.headers)
+            let stored = try document.cachedBytes(of: gif)
+            #expect(animated.headers[.contentType] == "image/gif" && Data(buffer: animated.body) == stored)
+            let id = document.gallery.images[0].id
+            for path in ["renditions/\(id)/500", "renditions/\(id)/x", "renditions/\(UUID())/512"] {
+                #expect(
+                    try await client.call(.get, "/api/galleries/Trip.gallery/\(path)", headers: harness.headers).status == .notFound,
+                    "\(path)")
+            }
         }
     }
 

@@ -50,6 +50,12 @@ import Testing
             let shrunk = try ImageProbe.info(forFileAt: try harness.temporary.write(Data(buffer: thumbnail.body), to: "thumbnail.jpg"))
             #expect(max(shrunk.width, shrunk.height) <= Thumbnailer.longEdge)
 
+            let rendition = try await client.execute(
+                uri: "/api/galleries/Links.gallery/renditions/\(ids[0])/512", method: .get, headers: harness.headers)
+            #expect(rendition.status == .ok && rendition.headers[.contentType] == "image/jpeg")
+            let sized = try ImageProbe.info(forFileAt: try harness.temporary.write(Data(buffer: rendition.body), to: "rendition.jpg"))
+            #expect(max(sized.width, sized.height) == 512, "a display size of the fetched bytes")
+
             for _ in 0..<2 {
                 let image = try await client.execute(
                     uri: "/api/galleries/Links.gallery/images/\(ids[0])", method: .get, headers: harness.headers)

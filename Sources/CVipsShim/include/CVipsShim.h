@@ -27,6 +27,17 @@ int gallerykit_vips_header(const char *path, const void *bytes, size_t length, i
 int gallerykit_vips_thumbnail(const char *path, const void *bytes, size_t length, int size,
                               void **jpeg, size_t *jpeg_length);
 
+/// Makes `count` progressive JPEG renditions of an image for display, of quality `quality`: each shrunk so its
+/// long edge is at most `edges[i]` pixels (never enlarged), EXIF orientation applied, alpha
+/// flattened on white, converted to sRGB and every piece of metadata stripped (no EXIF, so no
+/// location). The image, the file at `path` or, when `path` is NULL, the `length` bytes at
+/// `bytes`, is decoded once, shrunk on load to the largest edge; the smaller ones are shrunk from
+/// that. On success returns 0 and sets each `jpegs[i]` (free each with `gallerykit_vips_free`),
+/// `lengths[i]`, `widths[i]` and `heights[i]`; on failure returns -1 with the error set and nothing
+/// to free.
+int gallerykit_vips_renditions(const char *path, const void *bytes, size_t length, const int *edges, int count, int quality,
+                               void **jpegs, size_t *lengths, int *widths, int *heights);
+
 /// A contact sheet being drawn: an 8-bit RGB canvas in memory, white until drawn on. Opaque.
 typedef struct gallerykit_vips_sheet gallerykit_vips_sheet;
 

@@ -15,24 +15,11 @@ public struct CBZExporter: DocumentExporter {
         let name = "export.cbz"
         let pages = contents.items.compactMap(\.imagePath)
         let digits = max(3, String(pages.count).count)
-        let file = staging.appendingPathComponent(name)
-        let descriptor = FileLocation.open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
-        guard descriptor >= 0 else { throw GalleryError.system("cannot create", url: contents.output) }
-        defer { close(descriptor) }
-        try GalleryError.attributing(to: contents.output) {
-            let writer = try ArchiveWriter(fileDescriptor: descriptor)
-            for (offset, page) in pages.enumerated() {
-                let source = staging.appendingPathComponent(page)
-                let entry = "\(ExportStaging.numbered(offset + 1, digits: digits)).\((page as NSString).pathExtension)"
-                guard let size = FileLocation.status(of: source)?.st_size else { throw GalleryError.system("cannot read", url: source) }
-                // Images are compressed already: stored, as comic readers expect.
-                try writer.writeEntry(named: entry, size: Int64(size), modified: contents.gallery.modified, compression: .stored) { write in
-                    try FileChunks.read(source, write)
-                }
-            }
-            try writer.finish()
+        let members = pages.enumerated().map { offset, page in
+            (entry: "\(ExportStaging.numbered(offset + 1, digits: digits)).\((page as NSString).pathExtension)", path: page)
         }
-        guard fsync(descriptor) == 0 else { throw GalleryError.system("cannot write", url: contents.output) }
+        try ExportStaging.writeStoredZip(
+            members, at: staging.appendingPathComponent(name), modified: contents.gallery.modified, reportingAs: contents.output)
         return .file(name)
     }
 }

@@ -40,6 +40,10 @@ public struct ExportMaterials: OptionSet, Sendable {
     /// Nothing staged, but every entry of the document except its history read and checked
     /// before anything is fetched: for a format that copies the document's entries itself.
     public static let documentEntries = ExportMaterials(rawValue: 4)
+    /// Display sizes (`Rendition.ladder`: JPEGs without metadata) at
+    /// `renditions/NNN-<long edge>.jpg`, made from the image's bytes, which are then staged only
+    /// if `.images` is asked for too (or the image is a GIF, which has no renditions).
+    public static let renditions = ExportMaterials(rawValue: 8)
 }
 
 /// What becomes of the staging folder once a format has written its files.
@@ -75,6 +79,8 @@ public struct ExportItem: Sendable {
     public var imagePath: String?
     /// Where its thumbnail is, relative to the staging folder; `nil` if it has none.
     public var thumbnailPath: String?
+    /// Its renditions, smallest first (with `ExportMaterials.renditions`).
+    public var renditions: [ExportRendition] = []
     /// Why the image cannot be shown, when it has failed (the square error tile's text).
     public var failure: String?
 
@@ -83,6 +89,13 @@ public struct ExportItem: Sendable {
         guard let width = image.width, let height = image.height, width > 0, height > 0 else { return nil }
         return (width, height)
     }
+
+    /// The largest picture of it the export holds: the original, else its largest rendition,
+    /// else its thumbnail; `nil` if it has none.
+    public var largestPath: String? { imagePath ?? renditions.last?.path ?? thumbnailPath }
+
+    /// Whether the image is a GIF, which is shown as it is (a rendition would be its first frame).
+    public var isAnimation: Bool { image.cached?.mediaType == "image/gif" }
 
     /// Where the image comes from, as a person would write it: a path, or the URL.
     public var source: String {
@@ -95,6 +108,19 @@ public struct ExportItem: Sendable {
         let size = pixelSize ?? (Thumbnailer.longEdge, max(1, Int((Double(Thumbnailer.longEdge) / image.aspectRatio).rounded())))
         return Thumbnailer.size(ofImageWidth: size.width, height: size.height)
     }
+}
+
+/// One display size of an image in an export.
+public struct ExportRendition: Sendable, Equatable {
+    /// Where it is, relative to the staging folder (`renditions/007-1024.jpg`).
+    public var path: String
+    /// Its width in pixels.
+    public var width: Int
+    /// Its height in pixels.
+    public var height: Int
+
+    /// Its long edge in pixels.
+    public var longEdge: Int { max(width, height) }
 }
 
 /// How an export runs.

@@ -1,13 +1,14 @@
 import Foundation
 
 extension ExportStaging {
-    /// Puts the bytes and thumbnails `materials` asks for of the images at `offsets` in the
-    /// staging folder, and describes those images in `items` (one per image of the gallery).
+    /// Puts the bytes, thumbnails and renditions `materials` asks for of the images at `offsets`
+    /// in the staging folder, and describes those images in `items` (one per image of the gallery).
     ///
     /// File names come only from the export's own numbering (`images/007.jpg`), never from entry
     /// names or URLs. Entries of the document are read in one pass, each checked as it is read:
     /// CRC-32, exact size, the inflation limit and, for cached bytes, their SHA-256. A
     /// document's own thumbnail is reused; an image without one is decoded once to make it.
+    /// Renditions are made from the staged bytes, which stay only if `materials` has `.images`.
     /// - Throws: `.damagedDocument` (and the other reading errors) for a damaged entry.
     func gather(_ materials: ExportMaterials, of document: GalleryDocument, offsets: [Int], into items: inout [ExportItem]) throws {
         let digits = max(3, String(items.count).count)
@@ -23,7 +24,7 @@ extension ExportStaging {
             let number = Self.numbered(offset + 1, digits: digits)
             let existingThumbnail = image.thumbnail.flatMap { document.source(ofEntry: $0) == nil ? nil : $0 }
             let wantsThumbnail = materials.contains(.thumbnails)
-            if materials.contains(.images) || (wantsThumbnail && existingThumbnail == nil) {
+            if materials.contains(.images) || materials.contains(.renditions) || (wantsThumbnail && existingThumbnail == nil) {
                 let path = "images/\(number).\(Self.safeExtension(of: cached.path))"
                 wanted[cached.path, default: []].append(path)
                 items[offset].imagePath = path
@@ -42,8 +43,10 @@ extension ExportStaging {
             try makeFolders(for: wanted.values.joined())
             try copyEntries(wanted, of: document)
         }
-        try makeThumbnails(for: thumbnailsToMake, in: &items, keepingImages: materials.contains(.images))
-        if materials.contains(.images) { readMissingSizes(of: &items, at: offsets) }
+        try makeThumbnails(for: thumbnailsToMake, in: &items)
+        if materials.contains(.images) || materials.contains(.renditions) { readMissingSizes(of: &items, at: offsets) }
+        if materials.contains(.renditions) { try makeRenditions(for: offsets, in: &items) }
+        if !materials.contains(.images) { removeImages(at: offsets, in: &items, keepingAnimations: materials.contains(.renditions)) }
     }
 
     /// `7` as `007` with `digits` digits.
@@ -110,7 +113,7 @@ extension ExportStaging {
 
     /// Thumbnails for the images at `offsets`, which have none in the document, made on all
     /// cores from their staged bytes. An image libvips cannot shrink simply has none.
-    private func makeThumbnails(for offsets: [Int], in items: inout [ExportItem], keepingImages: Bool) throws {
+    private func makeThumbnails(for offsets: [Int], in items: inout [ExportItem]) throws {
         guard !offsets.isEmpty else { return }
         let made = ResultSlots<Data>(count: offsets.count)
         let sources = offsets.map { items[$0].imagePath.map(folder.appendingPathComponent) }
@@ -125,11 +128,63 @@ extension ExportStaging {
                 try Self.createFile(at: folder.appendingPathComponent(path), contents: jpeg)
                 items[offset].thumbnailPath = path
             }
-            if !keepingImages, let path = items[offset].imagePath {
-                FileLocation.unlink(folder.appendingPathComponent(path))
-                items[offset].imagePath = nil
+        }
+    }
+
+    /// The renditions (`Rendition.ladder`) of the images at `offsets`, each decoded once from its
+    /// staged bytes, made on all cores, at `renditions/NNN-<long edge>.jpg`. Sizes that would
+    /// come out alike (an image smaller than the ladder) are written once. A GIF has none: it
+    /// stays itself, animation and all. An image libvips cannot read simply has none.
+    private func makeRenditions(for offsets: [Int], in items: inout [ExportItem]) throws {
+        let wanted = offsets.filter { items[$0].imagePath != nil && !items[$0].isAnimation }
+        guard !wanted.isEmpty else { return }
+        try makeFolders(for: ["renditions/x"])
+        let digits = max(3, String(items.count).count)
+        let jobs = wanted.map { offset in
+            (
+                source: folder.appendingPathComponent(items[offset].imagePath!),
+                longEdge: items[offset].pixelSize.map { max($0.width, $0.height) },
+                stem: "renditions/\(Self.numbered(offset + 1, digits: digits))"
+            )
+        }
+        // Each worker writes its files as it makes them: only one image's renditions are in
+        // memory per core, however large the gallery.
+        let made = ResultSlots<[ExportRendition]>(count: jobs.count)
+        let staging = folder
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+            let job = jobs[index]
+            made[index] = Result {
+                var written: [ExportRendition] = []
+                let renditions = try Rendition.make(fromFileAt: job.source, longEdges: Rendition.longEdges(forImageLongEdge: job.longEdge))
+                for rendition in renditions where written.last?.longEdge != rendition.longEdge {
+                    let path = "\(job.stem)-\(rendition.longEdge).jpg"
+                    try Self.createFile(at: staging.appendingPathComponent(path), contents: rendition.jpeg)
+                    written.append(ExportRendition(path: path, width: rendition.width, height: rendition.height))
+                }
+                return written
             }
         }
+        for (index, offset) in wanted.enumerated() {
+            switch made[index] {
+            case .success(let renditions)?: items[offset].renditions = renditions
+            // An image libvips cannot read simply has none; a file that cannot be written fails the export.
+            case .failure(let error as GalleryError)? where error.code != .notAnImage: throw error
+            default: continue
+            }
+        }
+    }
+
+    /// Removes the staged bytes of the images at `offsets` (staged to make thumbnails or
+    /// renditions of, not asked for themselves), except, with `keepingAnimations`, a GIF's: it
+    /// is its own display size.
+    private func removeImages(at offsets: [Int], in items: inout [ExportItem], keepingAnimations: Bool) {
+        for offset in offsets {
+            guard let path = items[offset].imagePath, !(keepingAnimations && items[offset].isAnimation) else { continue }
+            FileLocation.unlink(folder.appendingPathComponent(path))
+            items[offset].imagePath = nil
+        }
+        // The folder goes too if nothing is left in it (rmdir refuses a folder that is not empty).
+        _ = FileLocation.withPath(of: folder.appendingPathComponent("images")) { path in path.map { rmdir($0) } }
     }
 
     /// Reads the displayed size from the header of images whose manifest does not record it.

@@ -58,6 +58,7 @@ struct ExportTemplate {
         "html/frames.js": PackageResources.frames_js,
         "html/grid.js": PackageResources.grid_js,
         "html/image-requests.js": PackageResources.image_requests_js,
+        "html/image-sizes.js": PackageResources.image_sizes_js,
         "html/viewer-layout.js": PackageResources.viewer_layout_js,
         "html/viewer-ui.js": PackageResources.viewer_ui_js,
         "html/viewer-strip.js": PackageResources.viewer_strip_js,

@@ -2,7 +2,7 @@ import Foundation
 
 /// The style sheet and scripts the HTML export shares with `gallery serve`'s gallery page: the
 /// frame lookups (`frames.js`), the virtual grid (`grid.js`), the image request queue
-/// (`image-requests.js`) and the image viewer (`viewer.css`,
+/// (`image-requests.js`), the choice of an image's size (`image-sizes.js`) and the image viewer (`viewer.css`,
 /// `viewer-layout.js` and its parts, `viewer.js` last), so that the two pages never drift apart.
 ///
 /// They are classic scripts that each add their part to one object, `window.Gallery`, not ES
@@ -12,7 +12,8 @@ import Foundation
 public enum PageAssets {
     /// The files' names, in the order a page loads them.
     public static let names = [
-        "viewer.css", "frames.js", "grid.js", "image-requests.js", "viewer-layout.js", "viewer-ui.js", "viewer-strip.js", "viewer-zoom.js",
+        "viewer.css", "frames.js", "grid.js", "image-requests.js", "image-sizes.js", "viewer-layout.js", "viewer-ui.js", "viewer-strip.js",
+        "viewer-zoom.js",
         "viewer-pager.js", "viewer.js",
     ]
 

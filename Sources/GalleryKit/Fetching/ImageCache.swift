@@ -9,7 +9,7 @@ import Foundation
 /// - `objects/<ab>/<sha256>`: bytes, named by their SHA-256 and checked against it on every
 ///   read, so a damaged file is removed and missed, never served;
 /// - `keys/<ab>/<sha256 of the key>`: one line, `<sha256 of the object> <media type>`, for a
-///   key: an image's URL, or a thumbnail's image.
+///   key: an image's URL, or the image a thumbnail or rendition was made of.
 ///
 /// Every file appears whole (written beside its name, then renamed), so programs sharing the
 /// folder never read half a file; two writing the same object write the same bytes. A read
@@ -53,6 +53,9 @@ public final class ImageCache: Sendable {
 
     /// The key of the thumbnail of the image whose bytes have `sha256`.
     public static func key(forThumbnailOf sha256: String) -> String { "thumbnail \(sha256)" }
+
+    /// The key of the rendition (`Rendition`) with this long edge of the image whose bytes have `sha256`.
+    public static func key(forRenditionOf sha256: String, longEdge: Int) -> String { "rendition \(longEdge) \(sha256)" }
 
     /// The object stored for `key`, checked; `nil` when there is none or it was damaged (then
     /// it is removed).

@@ -57,6 +57,18 @@ extension ImageFetcher {
         return jpeg
     }
 
+    /// A rendition of the image whose bytes have `sha256` (a JPEG whose long edge is at most
+    /// `longEdge`, one of `Rendition.ladder`): from the cache, else made from `bytes()` (called
+    /// only then) and put in it; `nil` when libvips cannot read the image.
+    public func rendition(longEdge: Int, ofImageWithSHA256 sha256: String, bytes: () throws -> Data) rethrows -> Data? {
+        let key = ImageCache.key(forRenditionOf: sha256, longEdge: longEdge)
+        if let hit = cache?.object(forKey: key) { return hit.bytes }
+        let image = try bytes()
+        guard let made = try? Rendition.make(from: image, longEdges: [longEdge]).first else { return nil }
+        cache?.store(made.jpeg, mediaType: "image/jpeg", forKey: key)
+        return made.jpeg
+    }
+
     /// The image in `file`, if its bytes are an image's and it is not over `maximumBytes`.
     static func image(inFile file: URL, maximumBytes: Int64) -> Result<ImageCache.Hit, FetchFailure> {
         if let size = FileIdentity.current(of: file)?.size, size > maximumBytes {

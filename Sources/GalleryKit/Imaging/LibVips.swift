@@ -119,7 +119,7 @@ enum LibVips {
     }
 
     /// Copies a buffer libvips allocated into `Data` and frees it.
-    private static func takeBuffer(_ buffer: UnsafeMutableRawPointer?, length: Int) -> Data {
+    static func takeBuffer(_ buffer: UnsafeMutableRawPointer?, length: Int) -> Data {
         defer { gallerykit_vips_free(buffer) }
         guard let buffer else { return Data() }
         return Data(bytes: buffer, count: length)

@@ -70,6 +70,7 @@
     if (cell.generation !== app.generation) {
       fill(cell, item, index);
       place(cell, app.state.layout.frames[index]);
+      if (!isNew) app.fitImage(cell, item, index);
       cell.generation = app.generation;
     }
     if (cell.image && cell.image.fetchPriority !== (isSeen ? 'high' : 'low')) cell.image.fetchPriority = isSeen ? 'high' : 'low';
@@ -84,7 +85,8 @@
   // Removes a cell from the DOM, and its image from the requests (see image-requests.js).
   function discard(cell) {
     if (cell.image) app.images.forget(cell.image);
-    cell.image = null;
+    if (cell.upgrade) app.images.forget(cell.upgrade);
+    cell.image = cell.upgrade = null;
     cell.remove();
   }
 
@@ -156,6 +158,7 @@
   // server could not fetch it, why), and the caption. A caption being edited stays.
   function showContent(cell, item, isRetry) {
     if (cell.image) app.images.forget(cell.image);
+    if (cell.upgrade) { app.images.forget(cell.upgrade); cell.upgrade = null; }
     cell.image = null;
     cell.classList.remove('fetching', 'unreachable');
     const parts = [];

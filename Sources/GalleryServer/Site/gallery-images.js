@@ -5,9 +5,10 @@
 
   app.images = Gallery.ImageRequests();  // the grid's and the viewer's (image-requests.js)
 
-  // The cell's image: its thumbnail, which the server serves from the document or fetches (an
-  // image the document does not store). The cell shows a spinner until it loads; if it cannot, the
-  // cell becomes an error tile saying why.
+  // The cell's image: the smallest rendition at least as large as the device pixels of its frame
+  // (image-sizes.js), which the server makes from the document's bytes or fetches (an image the
+  // document does not store). The cell shows a spinner until it loads; if it cannot, the cell
+  // becomes an error tile saying why.
   app.image = function (cell, item, isRetry) {
     const img = el('img', { alt: item.alt, decoding: 'async', draggable: false });
     img.fetchPriority = cell.isSeen ? 'high' : 'low';
@@ -15,9 +16,59 @@
     img.addEventListener('error', function () { imageFailed(cell, item.id, img); });
     cell.classList.add('fetching');
     cell.image = img;
-    app.images.want(img, app.thumbnailURL(item.id) + (isRetry ? '?retry=' + Date.now() : ''), function () { return cell.rank; });
+    const size = sizeOf(item, Number(cell.dataset.index));
+    cell.imageEdge = size.edge;
+    app.images.want(img, size.url + (isRetry ? '?retry=' + Date.now() : ''), function () { return cell.rank; });
     return img;
   };
+
+  // A cell grown (a pinch, a wider window) past its image's size: a larger one is asked for. One
+  // still loading is simply asked for in the new size; one shown stays until the larger one has
+  // loaded and takes its place, so the cell is never blank meanwhile.
+  app.fitImage = function (cell, item, index) {
+    const shown = cell.image;
+    if (!shown) return;
+    const size = sizeOf(item, index);
+    if (size.edge <= cell.imageEdge) return;
+    cell.imageEdge = size.edge;
+    if (cell.classList.contains('fetching')) {
+      app.images.want(shown, size.url, function () { return cell.rank; });
+      return;
+    }
+    if (cell.upgrade) { app.images.forget(cell.upgrade); cell.upgrade.remove(); }
+    // In the cell (the requests skip an image that is not in the page), hidden until it has loaded.
+    const img = cell.upgrade = el('img', { alt: item.alt, decoding: 'async', draggable: false, className: 'upgrading' });
+    img.addEventListener('load', function () {
+      cell.upgrade = null;
+      if (cell.image !== shown) { img.remove(); return; }
+      app.images.forget(shown);
+      img.className = '';
+      shown.replaceWith(img);
+      cell.image = img;
+    });
+    img.addEventListener('error', function () { if (cell.upgrade === img) cell.upgrade = null; app.images.forget(img); img.remove(); });
+    shown.after(img);
+    app.images.want(img, size.url, function () { return cell.rank; });
+  };
+
+  app.renditionURL = function (id, edge) { return app.base + '/renditions/' + id + '/' + edge; };
+
+  // An item's sizes (image-sizes.js): the server's renditions smaller than the image and one at
+  // the image's own size (the server never enlarges one); the whole ladder when its size is not known.
+  app.sizesOf = function (item) {
+    const sizes = [];
+    for (const edge of app.state.renditions) {
+      if (item.edge && edge >= item.edge) { sizes.push([item.edge, app.renditionURL(item.id, edge)]); break; }
+      sizes.push([edge, app.renditionURL(item.id, edge)]);
+    }
+    return sizes;
+  };
+
+  // The size of its image that the cell of items[index] needs: its frame in device pixels.
+  function sizeOf(item, index) {
+    const frame = app.state.layout.frames[index] || [0, 0, 0, 0];
+    return Gallery.sizeFor(app.sizesOf(item), Gallery.neededEdge(frame[2], frame[3], item.ratio));
+  }
 
   async function imageFailed(cell, id, img) {
     const source = img.getAttribute('src');

@@ -14,7 +14,7 @@
     return {
       items: [],
       strip: app.state.strip,
-      load: function (img, url, rank) { app.images.want(img, url, function () { return rank; }); },
+      load: function (img, url, rank, isUrgent) { app.images.want(img, url, function () { return rank; }, isUrgent); },
       unload: app.images.forget,
       explainFailure: app.failureReason,
       retryURL: function (url) { return url + '?retry=' + Date.now(); },
@@ -48,6 +48,8 @@
       items.push({
         id: item.id,
         image: app.imageURL(item.id),
+        sizes: isOK ? app.sizesOf(item) : [],
+        edge: item.edge || null,
         thumbnail: isOK ? app.thumbnailURL(item.id) : null,
         alt: item.alt,
         caption: item.caption || '',

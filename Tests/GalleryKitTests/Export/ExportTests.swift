@@ -208,14 +208,68 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(reference).path), "exists: \(reference)")
         }
         let files = try files(in: output)
-        #expect(files.contains("thumbnails/001.jpg") && files.contains("images/003.jpg") && files.contains("assets/gallery.js"))
-        #expect(!files.contains { $0.hasPrefix("images/004") || $0.hasPrefix("thumbnails/004") }, "nothing for the failed image")
+        #expect(files.contains("thumbnails/001.jpg") && files.contains("renditions/003-512.jpg") && files.contains("assets/gallery.js"))
+        #expect(!files.contains { $0.hasPrefix("images") || $0 == HTMLExporter.albumName }, "no originals unless asked for")
+        #expect(!files.contains { $0.contains("/004") }, "nothing for the failed image")
         // The viewer is GalleryKit's one viewer (gallery serve's too), and nothing else is asked for.
         for name in PageAssets.names {
             let written = try Data(contentsOf: output.appendingPathComponent("assets/\(name)"))
             #expect(written == (try PageAssets.data(named: name)), "\(name)")
         }
         #expect(throws: GalleryError.self) { try PageAssets.data(named: "../index.html") }
+    }
+
+    /// A shared site carries display sizes, not the originals: no file of it has the photos'
+    /// metadata (their location), and every tile offers its sizes to the browser (`srcset`).
+    @Test func htmlCarriesRenditionsWithoutTheOriginalsOrTheirLocation() async throws {
+        let photo = try folder.write(
+            EXIF.adding(orientation: 1, latitude: [48, 51, 24], to: try Data(contentsOf: Repository.sampleImage("01-dawn"))),
+            to: "located.jpg")
+        var source = GalleryDocument(creating: folder.path("Located.gallery"), gallery: Gallery(title: "Located"))
+        try source.insert(PreparedImages(files: [photo, Repository.sampleImage("06-rings")], cache: true, thumbnails: true))
+        try source.save()
+        let output = folder.path("Site")
+        _ = try await HTMLExporter().export(source, to: output)
+        let files = try files(in: output)
+        #expect(files.filter { $0.hasPrefix("renditions/") } == ["renditions/001-512.jpg", "renditions/001-640.jpg"])
+        #expect(files.filter { $0.hasPrefix("images/") } == ["images/002.gif"], "a GIF stays itself, animation and all")
+        for name in files where name.hasSuffix(".jpg") {
+            #expect(!EXIF.hasMetadataSegment(try Data(contentsOf: output.appendingPathComponent(name))), "\(name) carries metadata")
+        }
+        let page = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(page.contains(#"srcset="thumbnails/001.jpg 256w, renditions/001-512.jpg 512w, renditions/001-640.jpg 640w""#))
+        #expect(page.contains(#"href="renditions/001-640.jpg""#), "without scripts a tile opens the largest size")
+        #expect(!page.contains("album.zip"))
+    }
+
+    /// The tiles' `sizes` reckon with the page's width and margins as the style sheet sets them.
+    @Test func theTilesSizesKnowThePagesMargins() throws {
+        let css = String(decoding: try PageAssets.asset(named: "gallery.css"), as: UTF8.self)
+        let (maximum, margin, phoneMargin) = HTMLExporter.pageLayout
+        #expect(css.contains(".page-header, main { max-width: \(maximum)px; margin: 0 auto; padding: 0 \(margin)px; }"))
+        #expect(css.contains(".page-header, main { padding-left: \(phoneMargin)px; padding-right: \(phoneMargin)px; }"))
+    }
+
+    /// With the originals: byte for byte, and an album of them all, stored, linked from the page.
+    @Test func htmlWithOriginalsAddsThemAndAnAlbumOfThem() async throws {
+        let source = try documentWithFailedImage()
+        let output = folder.path("Site")
+        _ = try await HTMLExporter(includesOriginals: true).export(source, to: output)
+        let files = try files(in: output)
+        #expect(files.contains("images/001.jpg") && files.contains("renditions/001-512.jpg") && files.contains(HTMLExporter.albumName))
+        let page = try String(contentsOf: output.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(page.contains(#"<a class="download" href="album.zip" download>Download all (3 originals, "#))
+        let reader = try ArchiveReader(contentsOf: output.appendingPathComponent(HTMLExporter.albumName), access: .seekable)
+        var members: [String: Data] = [:]
+        while let entry = try reader.nextEntry() {
+            #expect(entry.compression == "uncompressed", "stored: photos are compressed already")
+            members[entry.name] = try reader.readData(maximumBytes: 1 << 24, inflation: BundleLimits.standard.inflation)
+        }
+        #expect(members.keys.sorted() == ["001-image-0.jpg", "002-image-1.jpg", "003-image-2.jpg"])
+        for (offset, image) in source.gallery.images.prefix(3).enumerated() {
+            let name = "00\(offset + 1)-image-\(offset).jpg"
+            #expect(members[name] == (try source.cachedBytes(of: image)), "\(name): the original, byte for byte")
+        }
     }
 
     @Test func htmlReusesTheDocumentsThumbnailsAndMakesMissingOnes() async throws {

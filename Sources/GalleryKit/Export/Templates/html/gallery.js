@@ -1,6 +1,6 @@
 // GalleryKit HTML export: the page's glue: its grid (Gallery.VirtualGrid) drawing the tiles beyond the markup's, and the viewer opened from them.
 // A classic script on window.Gallery (frames.js says why): the page works from file://. Without
-// scripts the grid still works (every tile links to its original). Data from the document
+// scripts the grid still works (every tile links to its largest image). Data from the document
 // (captions, titles, errors) is untrusted: it reaches the page only through textContent and
 // setAttribute, never as markup.
 (function (Gallery) {
@@ -8,7 +8,7 @@
 
   const viewer = document.getElementById('viewer');
   const grid = document.querySelector('.grid');
-  if (!viewer || !grid || typeof viewer.showModal !== 'function' || !Gallery.Viewer || !Gallery.VirtualGrid || !Gallery.ViewerLayout || !Gallery.ImageRequests) return;
+  if (!viewer || !grid || typeof viewer.showModal !== 'function' || !Gallery.Viewer || !Gallery.VirtualGrid || !Gallery.ViewerLayout || !Gallery.ImageRequests || !Gallery.sizeFor) return;
 
   const data = JSON.parse(document.getElementById('gallery-data').textContent);
   const items = data.items;
@@ -66,11 +66,11 @@
     } else {
       tile = document.createElement('a');
       tile.className = 'tile';
-      tile.href = item.image;
+      tile.href = item.image || Gallery.sizeFor(item.sizes, Infinity).url;
       const img = document.createElement('img');
       img.alt = item.alt;
       img.decoding = 'async';
-      images.want(img, item.thumbnail, function () { return rank(tile); });
+      images.want(img, drawnSize(index, item), function () { return rank(tile); });
       const caption = document.createElement('span');
       caption.className = 'caption';
       caption.setAttribute('aria-hidden', 'true');
@@ -85,6 +85,35 @@
       tile.style.setProperty('--p' + name, drawn.phone[at + offset] + '%');
     });
     return tile;
+  }
+
+  // The size a drawn tile needs (image-sizes.js): its frame in device pixels; the thumbnail if it
+  // has no larger one.
+  function drawnSize(index, item) {
+    const frames = phoneWidth.matches ? drawn.phone : drawn.desktop, at = (index - drawn.first) * 4;
+    const box = grid.getBoundingClientRect();
+    const width = frames[at + 2] / 100 * box.width, height = frames[at + 3] / 100 * box.height;
+    const size = Gallery.sizeFor(item.sizes, Gallery.neededEdge(width, height, item.ratio));
+    return size ? size.url : item.thumbnail;
+  }
+
+  // The markup's tiles offer their sizes with srcset, for a page without scripts; but a browser
+  // may pick one smaller than the tile (Chromium takes the smaller of two candidates up to their
+  // geometric mean: 0.71 of the device pixels on a phone), so the script picks from each tile's
+  // box, as for the tiles it draws, and again when the window grows. An image keeps its picture
+  // while a larger one loads in its place.
+  function sharpenMarkupTiles() {
+    tiles.forEach(function (tile, index) {
+      const img = tile.querySelector('img');
+      if (!img) return;
+      const box = tile.getBoundingClientRect();
+      const size = Gallery.sizeFor(items[index].sizes, Gallery.neededEdge(box.width, box.height, items[index].ratio));
+      if (!size || size.edge <= (img.shownEdge || 0)) return;
+      img.shownEdge = size.edge;
+      img.removeAttribute('srcset');
+      img.removeAttribute('sizes');
+      img.src = size.url;
+    });
   }
 
   // How much a drawn tile's image is wanted, lowest first: those in the view from the top down,
@@ -108,6 +137,9 @@
 
   window.addEventListener('scroll', function () { images.noteMotion(); drawnTiles.schedule(); }, { passive: true });
   window.addEventListener('resize', drawnTiles.schedule);
+  let sharpening = 0;
+  window.addEventListener('resize', function () { clearTimeout(sharpening); sharpening = setTimeout(sharpenMarkupTiles, 200); });
+  sharpenMarkupTiles();
   phoneWidth.addEventListener('change', drawnTiles.schedule);
   // A tile left with Tab (its neighbours drawn by the time the browser scrolls to the next one).
   grid.addEventListener('focusout', drawnTiles.schedule);
@@ -120,7 +152,7 @@
   const imageViewer = Gallery.Viewer(viewer, {
     items: items,
     strip: data.strip,
-    load: function (img, url, rank) { images.want(img, url, function () { return rank; }); },
+    load: function (img, url, rank, isUrgent) { images.want(img, url, function () { return rank; }, isUrgent); },
     unload: images.forget,
     onShow: function (index) { history.replaceState(null, '', '#' + (index + 1)); },
     onClose: function (index) {

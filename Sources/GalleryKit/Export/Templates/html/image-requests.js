@@ -11,14 +11,15 @@
   // them outside the view, fetched ahead of a scroll); and it never asks for an image it merely
   // passes by: while the view moves (a scroll, paging the viewer), an image must stay wanted for
   // `dwell` ms first. After a jump to the end of a huge gallery, little but the images there is
-  // then in the server's way.
+  // then in the server's way. An urgent image (the viewer's stand-in thumbnail, a few kilobytes,
+  // for an image on screen with nothing to show) waits for neither the dwell nor a free place.
   Gallery.ImageRequests = function () {
     const requests = {
       parallel: 4,
       ahead: 2,
       aheadRank: 1e4,       // ranks from here on are images outside the view
       dwell: 120,
-      waiting: new Map(),   // img -> { source, rank: () => number (lowest first), since }
+      waiting: new Map(),   // img -> { source, rank: () => number (lowest first), since, isUrgent }
       running: new Map(),   // img -> { isAhead, started }
       cancelled: 0,         // requests given up on that the server is probably still answering
       latency: 250,         // how long a request usually takes, in ms (a moving average)
@@ -28,15 +29,15 @@
       timerAt: Infinity,
     };
 
-    // Asks for `source` in `img` when its turn comes.
-    function want(img, source, rank) {
+    // Asks for `source` in `img` when its turn comes (`isUrgent`: now).
+    function want(img, source, rank, isUrgent) {
       if (!requests.known.has(img)) {
         requests.known.add(img);
         img.addEventListener('load', settled);
         img.addEventListener('error', settled);
       }
       forget(img);
-      requests.waiting.set(img, { source: source, rank: rank, since: performance.now() });
+      requests.waiting.set(img, { source: source, rank: rank, since: performance.now(), isUrgent: Boolean(isUrgent) });
       schedule(0);
     }
 
@@ -85,7 +86,8 @@
       let nextReady = Infinity;
       for (const [img, wanted] of requests.waiting) {
         if (!img.isConnected) continue;
-        if (isStill || now - wanted.since >= requests.dwell) ready.push([wanted.rank(), img, wanted]);
+        if (wanted.isUrgent) start(img, wanted, false, now);
+        else if (isStill || now - wanted.since >= requests.dwell) ready.push([wanted.rank(), img, wanted]);
         else nextReady = Math.min(nextReady, wanted.since + requests.dwell, requests.lastMotion + requests.dwell);
       }
       ready.sort(function (a, b) { return a[0] - b[0]; });
@@ -96,11 +98,15 @@
         const isAhead = rank >= requests.aheadRank;
         if (isAhead && ahead >= requests.ahead) break;  // the rest are ahead too
         if (isAhead) ahead += 1;
-        requests.waiting.delete(img);
-        requests.running.set(img, { isAhead: isAhead, started: now });
-        img.src = wanted.source;
+        start(img, wanted, isAhead, now);
       }
       if (nextReady < Infinity) schedule(Math.max(0, nextReady - now));
+    }
+
+    function start(img, wanted, isAhead, now) {
+      requests.waiting.delete(img);
+      requests.running.set(img, { isAhead: isAhead, started: now });
+      img.src = wanted.source;
     }
 
     return { aheadRank: requests.aheadRank, want: want, forget: forget, noteMotion: noteMotion, pump: pump };

@@ -34,19 +34,19 @@
     };
 
     // The neighbours' images, asked for as soon as an image is shown so that a swipe finds them
-    // there (a thumbnail stands in for a format the browser cannot show; a failed image's page
-    // stays empty).
+    // there, each over its thumbnail (shown at once when the strip has it), which also stands in
+    // for a format the browser cannot show; a failed image's page stays empty.
     v.fillNeighbours = function () {
       for (const side of [-1, 1]) {
         const item = v.items[v.current + side];
-        const img = neighbours[String(side)].querySelector('img');
-        if (!item || item.error || item.waiting) { v.unload(img); img.item = null; continue; }
+        const page = neighbours[String(side)];
+        const img = page.querySelector('.photo'), under = page.querySelector('.placeholder');
+        if (!item || item.error || item.waiting) { v.unload(img); v.unload(under); img.item = null; continue; }
         if (img.item === item) continue;
         img.item = item;
-        img.onerror = function () {
-          if (img.item === item && item.thumbnail && img.getAttribute('src') === item.image) v.load(img, item.thumbnail, -1e8);
-        };
-        v.load(img, item.image, -1e8);
+        v.showThumbnail(under, item, -1e8);
+        img.onerror = function () { if (img.item === item) v.unload(img); };
+        v.load(img, v.sizeOf(item, 1).url, -1e8);
       }
     };
 

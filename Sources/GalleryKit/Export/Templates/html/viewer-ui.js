@@ -27,8 +27,10 @@
           '<button type="button" class="retry" hidden>Retry</button>' +
         '</div>' +
       '</div>' +
-      '<div class="frame neighbour" data-side="-1" aria-hidden="true"><img alt="" draggable="false" decoding="async"></div>' +
-      '<div class="frame neighbour" data-side="1" aria-hidden="true"><img alt="" draggable="false" decoding="async"></div>' +
+      '<div class="frame neighbour" data-side="-1" aria-hidden="true">' +
+        '<img class="placeholder" alt="" draggable="false" decoding="async"><img class="photo" alt="" draggable="false" decoding="async"></div>' +
+      '<div class="frame neighbour" data-side="1" aria-hidden="true">' +
+        '<img class="placeholder" alt="" draggable="false" decoding="async"><img class="photo" alt="" draggable="false" decoding="async"></div>' +
       '<button type="button" class="nav prev" aria-label="Previous image">' + icon('M15 5l-7 7 7 7') + '</button>' +
       '<button type="button" class="nav next" aria-label="Next image">' + icon('M9 5l7 7-7 7') + '</button>' +
     '</div>' +

@@ -13,6 +13,7 @@
     const zoom = v.zoom = { scale: 1, x: 0, y: 0 };
     const frame = v.frame, photo = v.photo, placeholder = v.placeholder;
     v.pinch = null;  // two fingers on the image: { distance, scale, centre }
+    let sharpenTimer = 0;
 
     function applyZoom() {
       const value = zoom.scale === 1 ? '' : 'translate(' + zoom.x + 'px,' + zoom.y + 'px) scale(' + zoom.scale + ')';
@@ -44,6 +45,9 @@
       if (next === 1) { zoom.x = 0; zoom.y = 0; }
       clampZoom();
       applyZoom();
+      // Sharper once the zoom rests (not at every step of a pinch).
+      clearTimeout(sharpenTimer);
+      sharpenTimer = setTimeout(v.sharpen, 150);
     };
 
     // Pans the zoomed image to the offsets (x, y), within its edges.

@@ -11,10 +11,14 @@
 //
 // Gallery.Viewer(dialog, options) -> { open(index), update(items), currentIndex() }. `dialog` is
 // an empty <dialog class="viewer">: the viewer makes its own markup. Options:
-//   items:    [{ id, image, thumbnail, alt, caption, error, waiting, url, ratio }], in gallery
-//             order; `id` (optional) names an item across update(); `error` says why it has no
-//             image, `waiting` why it has none yet; `thumbnail` may be null; `ratio` is the
-//             aspect ratio its strip cell widens to. The one shape both pages feed it: the
+//   items:    [{ id, image, sizes, edge, thumbnail, alt, caption, error, waiting, url, ratio }], in
+//             gallery order; `id` (optional) names an item across update(); `sizes` are its
+//             renditions, `[[edge, url], …]` smallest first (image-sizes.js), of which the stage
+//             shows the smallest at least as large as its device pixels; `image` is the original
+//             (null when the page has none), shown only past the largest size (zoomed in, a large
+//             screen) if `edge`, its long edge, is larger; `error` says why it has no image,
+//             `waiting` why it has none yet; `thumbnail` may be null; `ratio` is the aspect ratio
+//             its strip cell widens to (and the image's shape). The one shape both pages feed it: the
 //             export's data holds it as it is (HTMLExporter), the app makes it from its state
 //             (gallery-viewer.js, adding `canKeep` for its action)
 //   strip:    { cell, spacing }, the filmstrip's square side and gap (PageStyle's)
@@ -41,7 +45,7 @@
       current: -1,   // index of the item shown, -1 while closed
       shown: null,   // the item whose image the large page shows (or tries to)
       leaving: false,  // an image deleted is leaving
-      load: options.load || function (img, url) { img.src = url; },
+      load: options.load || function (img, url) { img.src = url; },  // (img, url, rank, isUrgent)
       unload: options.unload || function (img) { img.removeAttribute('src'); },
       reducedMotion: window.matchMedia('(prefers-reduced-motion: reduce)'),
     };
@@ -75,11 +79,41 @@
       else v.settleStrip(index, 300);
     };
 
+    // The size of `item` the stage needs, `scale` times over (zoomed in): `{ edge, url }`.
+    v.sizeOf = function (item, scale) {
+      const sizes = item.sizes || [];
+      const largest = sizes.length > 0 ? sizes[sizes.length - 1][0] : 0;
+      const beyond = item.image && (!item.edge || item.edge > largest) ? item.image : null;
+      const needed = Gallery.neededEdge(v.stage.clientWidth * scale, v.stage.clientHeight * scale, item.ratio, true);
+      return Gallery.sizeFor(sizes, needed, beyond) || { edge: item.image ? Infinity : 0, url: item.image || item.thumbnail };
+    };
+
+    // What names an item's large image, to tell whether two items show the same one.
+    function largeKey(item) {
+      const sizes = item.sizes || [];
+      return [item.image, item.thumbnail, sizes.length > 0 ? sizes[0][1] : ''].join('\u0000');
+    }
+
+    // Puts `item`'s thumbnail in `img`: at once if the strip has it loaded (the browser holds it),
+    // else asked for ahead of everything. The stage never waits for a picture the page has.
+    v.showThumbnail = function (img, item, rank) {
+      if (!item.thumbnail) { v.unload(img); return; }
+      for (const button of v.thumbs.values()) {
+        if (button.source === item.thumbnail && button.img && button.img.complete && button.img.naturalWidth > 0) {
+          if (img.getAttribute('src') === button.img.getAttribute('src')) return;
+          v.unload(img);
+          img.src = button.img.getAttribute('src');
+          return;
+        }
+      }
+      v.load(img, item.thumbnail, rank, true);
+    };
+
     // The large page: the thumbnail until the image has come, or why there is none. `retry`: the
     // image's address asked for again.
     function showLarge(item, retry) {
       const problem = item.error || item.waiting;
-      const isSame = v.shown !== null && v.shown.image === item.image && v.shown.thumbnail === item.thumbnail;
+      const isSame = v.shown !== null && largeKey(v.shown) === largeKey(item);
       v.shown = item;
       photo.alt = item.alt;
       // The same image, already there (the gallery changed around it): it stays, zoom and all.
@@ -97,9 +131,22 @@
       failure.hidden = true;
       frame.classList.remove('ready');
       frame.classList.add('loading');
-      if (item.thumbnail) v.load(placeholder, item.thumbnail, -1e9); else v.unload(placeholder);
-      v.load(photo, retry || item.image, -1e9 + 1);
+      v.showThumbnail(placeholder, item, -1e9);
+      const size = v.sizeOf(item, 1);
+      v.shownSize = size;
+      v.load(photo, retry || size.url, -1e9 + 1);
     }
+
+    // Zoomed in past the size shown: the next size (or the original) replaces it when it has
+    // come; the one shown stays meanwhile (an image keeps its picture while its next loads).
+    v.sharpen = function () {
+      const item = v.shown;
+      if (!item || item.error || item.waiting || !frame.classList.contains('ready') || !v.shownSize) return;
+      const size = v.sizeOf(item, v.zoom.scale);
+      if (size.edge <= v.shownSize.edge || size.url === v.shownSize.url) return;
+      v.shownSize = size;
+      photo.src = size.url;
+    };
 
     function showFailure(reason, url, canRetry) {
       failure.querySelector('.failure-error').textContent = reason;
@@ -128,7 +175,7 @@
     v.retryButton.addEventListener('click', function () {
       if (!v.shown || !options.retryURL) return;
       frame.classList.remove('failed');
-      showLarge(v.shown, options.retryURL(v.shown.image));
+      showLarge(v.shown, options.retryURL(v.sizeOf(v.shown, 1).url));
     });
 
     function open(index) {
@@ -168,7 +215,7 @@
       v.shown = null;
       v.unload(photo);
       v.unload(placeholder);
-      for (const side of ['-1', '1']) v.unload(v.neighbours[side].querySelector('img'));
+      for (const side of ['-1', '1']) v.neighbours[side].querySelectorAll('img').forEach(v.unload);
       v.clearStrip();
       if (options.onClose) options.onClose(closed, closedItem);
     });
