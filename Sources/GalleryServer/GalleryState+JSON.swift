@@ -34,6 +34,8 @@ extension GalleryState {
             out.appendJSON(edge)
         }
         out.appendJSON(literal: "]")
+        out.appendJSONMember("thumbnailEdge")
+        out.appendJSON(thumbnailEdge)
         out.appendJSONMember("canUndo")
         out.appendJSON(canUndo)
         out.appendJSONMember("canRedo")

@@ -42,6 +42,8 @@ struct GalleryState: Sendable {
     /// The long edges of the renditions the server makes (`Rendition.ladder`), smallest first:
     /// the page asks for the smallest at least as large as the device pixels it fills.
     var renditions = Rendition.ladder
+    /// The long edge of the thumbnails the server has (`Thumbnailer.longEdge`): the smallest size.
+    var thumbnailEdge = Thumbnailer.longEdge
     var canUndo: Bool
     var canRedo: Bool
     var version: String

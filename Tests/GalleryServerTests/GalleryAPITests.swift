@@ -37,6 +37,7 @@ import Testing
             #expect(state.json["strip"] as? [String: Double] == ["cell": 56, "spacing": 4])
             #expect(state.json["columnRange"] as? [Int] == [1, 12])
             #expect(state.json["renditions"] as? [Int] == Rendition.ladder, "the sizes the page may ask for")
+            #expect(state.json["thumbnailEdge"] as? Int == Thumbnailer.longEdge)
             for (item, image) in zip(state.items, gallery.images) {
                 // Only what the page's scripts read (the viewer widens a strip cell from the ratio;
                 // no rendition is asked for larger than the image's long edge).

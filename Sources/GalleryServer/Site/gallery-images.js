@@ -5,20 +5,26 @@
 
   app.images = Gallery.ImageRequests();  // the grid's and the viewer's (image-requests.js)
 
-  // The cell's image: the smallest rendition at least as large as the device pixels of its frame
-  // (image-sizes.js), which the server makes from the document's bytes or fetches (an image the
-  // document does not store). The cell shows a spinner until it loads; if it cannot, the cell
-  // becomes an error tile saying why.
+  // The cell's image: its thumbnail first, which the server has at once (stored in the document),
+  // then, if the cell needs more, the smallest rendition at least as large as the device pixels of
+  // its frame (image-sizes.js), which the server makes the first time (a few hundred ms for a
+  // large photo) from the document's bytes or the fetched web image, and which takes the
+  // thumbnail's place once it has come. The cell shows a spinner until the thumbnail loads; if it
+  // cannot, the cell becomes an error tile saying why.
   app.image = function (cell, item, isRetry) {
     const img = el('img', { alt: item.alt, decoding: 'async', draggable: false });
     img.fetchPriority = cell.isSeen ? 'high' : 'low';
     img.addEventListener('load', function () { cell.classList.remove('fetching'); });
     img.addEventListener('error', function () { imageFailed(cell, item.id, img); });
+    img.addEventListener('load', function () {
+      const index = app.indexOf(item.id);
+      if (cell.image === img && index >= 0) app.fitImage(cell, app.state.items[index], index);
+    }, { once: true });
     cell.classList.add('fetching');
     cell.image = img;
-    const size = sizeOf(item, Number(cell.dataset.index));
-    cell.imageEdge = size.edge;
-    app.images.want(img, size.url + (isRetry ? '?retry=' + Date.now() : ''), function () { return cell.rank; });
+    const sizes = app.sizesOf(item);
+    cell.imageEdge = sizes[0][0];
+    app.images.want(img, sizes[0][1] + (isRetry ? '?retry=' + Date.now() : ''), function () { return cell.rank; });
     return img;
   };
 
@@ -53,10 +59,11 @@
 
   app.renditionURL = function (id, edge) { return app.base + '/renditions/' + id + '/' + edge; };
 
-  // An item's sizes (image-sizes.js): the server's renditions smaller than the image and one at
-  // the image's own size (the server never enlarges one); the whole ladder when its size is not known.
+  // An item's sizes (image-sizes.js): its thumbnail, then the server's renditions smaller than the
+  // image and one at the image's own size (the server never enlarges one, and answers a GIF with
+  // itself, animated); the whole ladder when its size is not known.
   app.sizesOf = function (item) {
-    const sizes = [];
+    const sizes = [[item.edge ? Math.min(item.edge, app.state.thumbnailEdge) : app.state.thumbnailEdge, app.thumbnailURL(item.id)]];
     for (const edge of app.state.renditions) {
       if (item.edge && edge >= item.edge) { sizes.push([item.edge, app.renditionURL(item.id, edge)]); break; }
       sizes.push([edge, app.renditionURL(item.id, edge)]);
