@@ -96,6 +96,13 @@ class Session:
 
     def shoot(self, page, name):
         if self.screenshots:
+            # The page as a person sees it once it has settled: every image in view has come (or
+            # failed), up to 5 s, so that a shot taken on a busy machine is not of grey boxes.
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and not page.evaluate("""() => [...document.images].every((img) => {
+                    const r = img.getBoundingClientRect();
+                    return r.bottom <= 0 || r.top >= innerHeight || r.width === 0 || !img.getAttribute('src') || img.complete; })"""):
+                time.sleep(0.05)
             page.screenshot(path=str(Path(self.screenshots) / f"{name}.png"), full_page=False)
 
 
