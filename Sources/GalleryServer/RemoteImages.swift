@@ -70,13 +70,13 @@ enum ImageSize: Equatable {
     /// Its rendition with this long edge, one of `Rendition.ladder`.
     case rendition(Int)
 
-    /// Whether this size is made smaller than the image, which it is not for an animated format
-    /// (a GIF stays itself, animation and all: a rendition would be its first frame).
+    /// Whether this size is made smaller than the image (`Rendition.isMade(forMediaType:)`: a
+    /// GIF stays itself).
     func isSmaller(thanImageOfType mediaType: String) -> Bool {
         switch self {
         case .original: false
         case .thumbnail: true
-        case .rendition: mediaType != "image/gif"
+        case .rendition: Rendition.isMade(forMediaType: mediaType)
         }
     }
 

@@ -95,7 +95,7 @@ public struct ExportItem: Sendable {
     public var largestPath: String? { imagePath ?? renditions.last?.path ?? thumbnailPath }
 
     /// Whether the image is a GIF, which is shown as it is (a rendition would be its first frame).
-    public var isAnimation: Bool { image.cached?.mediaType == "image/gif" }
+    public var isAnimation: Bool { image.cached.map { !Rendition.isMade(forMediaType: $0.mediaType) } ?? false }
 
     /// Where the image comes from, as a person would write it: a path, or the URL.
     public var source: String {

@@ -50,23 +50,26 @@ extension ImageFetcher {
     /// The thumbnail of `image` (a JPEG at most `Thumbnailer.longEdge` pixels long): from the
     /// cache, else made and put in it; `nil` when libvips cannot shrink the image.
     public func thumbnail(of image: ImageCache.Hit) -> Data? {
-        let key = ImageCache.key(forThumbnailOf: image.sha256)
-        if let hit = cache?.object(forKey: key) { return hit.bytes }
-        guard let jpeg = try? Thumbnailer.jpeg(for: image.bytes) else { return nil }
-        cache?.store(jpeg, mediaType: "image/jpeg", forKey: key)
-        return jpeg
+        cachedJPEG(forKey: ImageCache.key(forThumbnailOf: image.sha256)) { try? Thumbnailer.jpeg(for: image.bytes) }
     }
 
     /// A rendition of the image whose bytes have `sha256` (a JPEG whose long edge is at most
     /// `longEdge`, one of `Rendition.ladder`): from the cache, else made from `bytes()` (called
     /// only then) and put in it; `nil` when libvips cannot read the image.
     public func rendition(longEdge: Int, ofImageWithSHA256 sha256: String, bytes: () throws -> Data) rethrows -> Data? {
-        let key = ImageCache.key(forRenditionOf: sha256, longEdge: longEdge)
+        try cachedJPEG(forKey: ImageCache.key(forRenditionOf: sha256, longEdge: longEdge)) {
+            let image = try bytes()
+            return try? Rendition.make(from: image, longEdges: [longEdge]).first?.jpeg
+        }
+    }
+
+    /// The JPEG the cache holds for `key`; else the one `make` makes (`nil`: none can be), put in
+    /// the cache.
+    private func cachedJPEG(forKey key: String, _ make: () throws -> Data?) rethrows -> Data? {
         if let hit = cache?.object(forKey: key) { return hit.bytes }
-        let image = try bytes()
-        guard let made = try? Rendition.make(from: image, longEdges: [longEdge]).first else { return nil }
-        cache?.store(made.jpeg, mediaType: "image/jpeg", forKey: key)
-        return made.jpeg
+        guard let jpeg = try make() else { return nil }
+        cache?.store(jpeg, mediaType: "image/jpeg", forKey: key)
+        return jpeg
     }
 
     /// The image in `file`, if its bytes are an image's and it is not over `maximumBytes`.

@@ -37,6 +37,12 @@ public struct Rendition: Sendable, Equatable {
     /// Its long edge in pixels.
     public var longEdge: Int { max(width, height) }
 
+    /// Whether renditions are made of an image of this media type: not of a GIF, which is shown
+    /// as it is, animation and all (a rendition would be its first frame).
+    public static func isMade(forMediaType mediaType: String) -> Bool {
+        mediaType != "image/gif"
+    }
+
     /// The ladder's long edges worth making of an image whose long edge is `edge` pixels: those
     /// smaller than it, and, when the ladder goes past it, one at its own size (the image at
     /// full size without its metadata). The whole ladder when the size is not known.
