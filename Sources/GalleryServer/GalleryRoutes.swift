@@ -212,19 +212,15 @@ struct GalleryRoutes {
         let url = try document(context)
         guard let id = UUID(uuidString: try context.parameters.require("id")) else { throw APIError(.badRequest, "not an image id") }
         let document = try await services.openedDocuments.current(url).document
-        let fetcher = services.fetcher
-        let found: (image: GalleryImage, stored: (Data, String)?) = try await offloaded {
-            guard let image = document.gallery.images.first(where: { $0.id == id }) else {
-                throw APIError(.notFound, "\(url.lastPathComponent): no such image")
-            }
-            return (image, try Self.storedImage(image, shown, in: document, fetcher: fetcher))
+        guard let image = document.gallery.images.first(where: { $0.id == id }) else {
+            throw APIError(.notFound, "\(url.lastPathComponent): no such image")
         }
-        if let (bytes, type) = found.stored {
+        if let (bytes, type) = try await storedImage(image, shown, in: document) {
             return ImageBody.response(bytes, mediaType: type, tag: "\(id)-\(shown.tag)-\(bytes.count)")
         }
-        guard !found.image.hasFailed else { throw APIError(.notFound, "\(url.lastPathComponent): the image failed to load when added") }
+        guard !image.hasFailed else { throw APIError(.notFound, "\(url.lastPathComponent): the image failed to load when added") }
         let source: ImageSource
-        do { source = try ImageSource(found.image.url) } catch let error as GalleryError { throw APIError(.notFound, error.reason) }
+        do { source = try ImageSource(image.url) } catch let error as GalleryError { throw APIError(.notFound, error.reason) }
         let retrying = request.uri.queryParameters["retry"] != nil
         switch await services.remoteImages.image(source, shown, retrying: retrying) {
         case .success(let (bytes, type)):
@@ -237,23 +233,20 @@ struct GalleryRoutes {
     /// `image` in the size `shown` asks for, from the bytes stored in `document`, with its media
     /// type; `nil` if the document does not store them. The image itself when libvips cannot
     /// shrink it.
-    private static func storedImage(
-        _ image: GalleryImage, _ shown: ImageSize, in document: GalleryDocument, fetcher: ImageFetcher
-    ) throws -> (Data, String)? {
+    private func storedImage(_ image: GalleryImage, _ shown: ImageSize, in document: GalleryDocument) async throws -> (Data, String)? {
         guard let cached = image.cached else { return nil }
+        let original: @Sendable () async throws -> Data? = { try await offloaded { try document.cachedBytes(of: image) } }
         if shown.isSmaller(thanImageOfType: cached.mediaType) {
             let smaller: Data? =
                 switch shown {
-                case .thumbnail: try document.thumbnailBytes(of: image)
+                case .thumbnail: try await offloaded { try document.thumbnailBytes(of: image) }
                 case .rendition(let edge):
-                    try fetcher.rendition(longEdge: edge, ofImageWithSHA256: cached.sha256) {
-                        try document.cachedBytes(of: image) ?? Data()
-                    }
+                    await services.renditions.rendition(longEdge: edge, ofImageWithSHA256: cached.sha256) { try? await original() }
                 case .original: nil
                 }
             if let smaller { return (smaller, "image/jpeg") }
         }
-        return try document.cachedBytes(of: image).map { ($0, cached.mediaType) }
+        return try await original().map { ($0, cached.mediaType) }
     }
 }
 

@@ -62,6 +62,10 @@ public struct GalleryServer: Sendable {
     /// - Throws: `.ioFailure` if the address cannot be listened on (the port is taken).
     public func run(started: @escaping @Sendable (URL) -> Void) async throws {
         let services = Services(configuration: configuration, folder: folder)
+        // libvips loads as the server starts, not on the first image the page asks for. Not on
+        // another thread: a process ending (a port taken) while libvips started beside it
+        // crashed with a double free.
+        Rendition.loadImageLibrary()
         let application = makeApplication(services: services) { port in started(address(port: port)) }
         do {
             try await application.runService()

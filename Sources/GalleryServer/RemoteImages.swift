@@ -10,14 +10,16 @@ import GalleryKit
 /// image failed to load) is answered at once; asking with `retrying` forgets it.
 actor RemoteImages {
     private let fetcher: ImageFetcher
+    private let renditions: Renditions
     private var running: [ImageSource: Task<Result<ImageCache.Hit, FetchFailure>, Never>] = [:]
     private var failures: [ImageSource: (failure: FetchFailure, until: ContinuousClock.Instant)] = [:]
 
     /// How long a failure is answered without trying again.
     static let failureMemory: Duration = .seconds(60)
 
-    init(fetcher: ImageFetcher) {
+    init(fetcher: ImageFetcher, renditions: Renditions) {
         self.fetcher = fetcher
+        self.renditions = renditions
     }
 
     /// The image `source` names, fetched now unless it is in the cache or being fetched.
@@ -48,15 +50,20 @@ actor RemoteImages {
             return .failure(failure)
         case .success(let image):
             guard shown.isSmaller(thanImageOfType: image.mediaType) else { return .success((image.bytes, image.mediaType)) }
-            let fetcher = fetcher
-            let jpeg = try? await offloaded {
-                switch shown {
-                case .thumbnail: fetcher.thumbnail(of: image)
-                case .rendition(let edge): fetcher.rendition(longEdge: edge, ofImageWithSHA256: image.sha256) { image.bytes }
-                case .original: nil
+            let jpeg: Data?
+            switch shown {
+            case .thumbnail:
+                let fetcher = fetcher
+                jpeg = try? await offloaded { fetcher.thumbnail(of: image) } ?? nil
+            case .rendition(let edge):
+                // Read again from the cache when a size is made ahead, not held meanwhile.
+                jpeg = await renditions.rendition(longEdge: edge, ofImageWithSHA256: image.sha256) { [weak self] in
+                    try? await self?.image(source).get().bytes
                 }
+            case .original:
+                jpeg = nil
             }
-            return .success(jpeg.flatMap { $0 }.map { ($0, "image/jpeg") } ?? (image.bytes, image.mediaType))
+            return .success(jpeg.map { ($0, "image/jpeg") } ?? (image.bytes, image.mediaType))
         }
     }
 }

@@ -16,6 +16,7 @@ final class Services: Sendable {
     let arrivals: Arrivals
     let fetcher: ImageFetcher
     let remoteImages: RemoteImages
+    let renditions: Renditions
     let uploads: URL
 
     init(configuration: GalleryServer.Configuration, folder: DocumentFolder) {
@@ -30,13 +31,15 @@ final class Services: Sendable {
         fetcher = ImageFetcher(
             configuration: configuration.fetching,
             cache: capacity > 0 ? ImageCache(directories: configuration.directories, capacity: capacity) : nil)
-        remoteImages = RemoteImages(fetcher: fetcher)
+        renditions = Renditions(fetcher: fetcher)
+        remoteImages = RemoteImages(fetcher: fetcher, renditions: renditions)
         uploads = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-serve-\(GalleryServer.randomHex(byteCount: 8))")
     }
 
     /// Waits for images being fetched, then lets go of the fetcher and the uploads folder.
     func shutdown() async {
         await arrivals.waitForAll()
+        await renditions.stop()
         await fetcher.shutdown()
         try? FileManager.default.removeItem(at: uploads)
     }

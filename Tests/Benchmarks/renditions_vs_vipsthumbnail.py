@@ -7,7 +7,11 @@ size, as two processes: one per core). Targets:
   original out of the document, makes its three sizes from one decode, reuses the stored
   thumbnails and writes the page): within 1.5x of vipsthumbnail;
 - `gallery serve`'s first answer for a display size of a 24-megapixel JPEG stored in a document
-  (nothing in its cache): within 150 ms, each size, median of 5 fresh servers;
+  (nothing in its cache): within 150 ms, each size, median of 5 fresh servers; printed beside
+  `vipsthumbnail` making that size of the same file (a process: its start is in it). Made on
+  request, this is out of reach on this 2-core machine (the decoder alone takes ~0.13 s at
+  1/8 scale), so the server makes a tile's larger sizes ahead: also measured, the viewer's
+  2048 asked for 1.5 s after the tile's 1024 (a person looking at the grid before a tap);
 - the exported site of camera photos (Debian's lomiri-wallpapers photographs, re-encoded at a
   camera's quality, Q92, with a GPS location added): at most 25 % of the originals' bytes, and
   no file of it carrying the location. Skipped if /usr/share/backgrounds has none.
@@ -68,27 +72,46 @@ if not os.path.exists(os.path.join(big_folder, "Big.gallery")):
     subprocess.run([gallery, "create", os.path.join(big_folder, "Big.gallery"), "--cache", big], check=True, stdout=subprocess.DEVNULL)
 image_id = None
 first_answers = {edge: [] for edge in LADDER}
+after_tile = []
+
+
+def answer_seconds(server, connection, edge):
+    start = time.perf_counter()
+    connection.request("GET", f"/api/galleries/Big.gallery/renditions/{image_id}/{edge}", headers=server.headers)
+    response = connection.getresponse()
+    body = response.read()
+    assert response.status == 200 and body[:2] == b"\xff\xd8", (response.status, body[:80])
+    return time.perf_counter() - start
+
+
 for run in range(5):
-    state = os.path.join(work, f"serve-state-{run}")
-    shutil.rmtree(state, ignore_errors=True)
-    server = Server(gallery, big_folder, state)
-    try:
-        connection = server.connection()
-        if image_id is None:
-            image_id = server.call(connection, "GET", "/api/galleries/Big.gallery")["items"][0]["id"]
-        for edge in LADDER:
-            start = time.perf_counter()
-            connection.request("GET", f"/api/galleries/Big.gallery/renditions/{image_id}/{edge}", headers=server.headers)
-            response = connection.getresponse()
-            body = response.read()
-            first_answers[edge].append(time.perf_counter() - start)
-            assert response.status == 200 and body[:2] == b"\xff\xd8", (response.status, body[:80])
-    finally:
-        server.stop()
+    for edges, pause in [((edge,), 0) for edge in LADDER] + [((1024, 2048), 1.5)]:
+        state = os.path.join(work, f"serve-state-{run}")
+        shutil.rmtree(state, ignore_errors=True)
+        server = Server(gallery, big_folder, state)
+        try:
+            connection = server.connection()
+            if image_id is None:
+                image_id = server.call(connection, "GET", "/api/galleries/Big.gallery")["items"][0]["id"]
+            first = answer_seconds(server, connection, edges[0])
+            if pause:
+                time.sleep(pause)
+                after_tile.append(answer_seconds(server, connection, edges[1]))
+            else:
+                first_answers[edges[0]].append(first)
+        finally:
+            server.stop()
 print(f"gallery serve: the first answer for a display size of a 24-megapixel JPEG ({os.path.getsize(big) / 1e6:.1f} MB) stored in a document")
 for edge in LADDER:
     median = statistics.median(first_answers[edge])
-    print(f"  {edge:>4} px: {median * 1000:6.1f} ms (median of 5)   {'PASS' if median <= 0.150 else 'FAIL'} (target: within 150 ms)")
+    start = time.perf_counter()
+    subprocess.run(["vipsthumbnail", big, "--size", str(edge), "-o", os.path.join(work, f"anchor-{edge}.jpg[Q=80,strip,interlace]")], check=True)
+    anchor = time.perf_counter() - start
+    print(f"  {edge:>4} px: {median * 1000:6.1f} ms (median of 5), vipsthumbnail {anchor * 1000:6.1f} ms   "
+          f"{'PASS' if median <= 0.150 else 'FAIL'} (target: within 150 ms)")
+median = statistics.median(after_tile)
+print(f"  2048 px 1.5 s after the tile's 1024 (made ahead): {median * 1000:6.1f} ms (median of 5)   "
+      f"{'PASS' if median <= 0.150 else 'FAIL'} (target: within 150 ms)")
 
 
 # The weight of a site of camera photos, and their location.

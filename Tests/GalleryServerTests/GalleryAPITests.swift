@@ -206,6 +206,28 @@ import Testing
         }
     }
 
+    /// A tile's size asked for, the image's larger sizes (the viewer's) are made ahead and kept,
+    /// so that a tap finds them made; smaller sizes are not.
+    @Test func theLargerSizesOfATileAreMadeAhead() async throws {
+        let harness = try ServerHarness(images: 2)
+        let document = try harness.document()
+        let cache = ImageCache(directories: harness.services.configuration.directories)
+        let image = document.gallery.images[0]
+        let sha256 = try #require(image.cached?.sha256)
+        @Sendable func kept(_ edge: Int) -> Data? { cache.object(forKey: ImageCache.key(forRenditionOf: sha256, longEdge: edge))?.bytes }
+        try await harness.test { client in
+            let tile = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/renditions/\(image.id)/1024", method: .get, headers: harness.headers)
+            #expect(tile.status == .ok)
+            await harness.services.renditions.aheadIsDone()
+            let viewer = try #require(kept(2048), "the viewer's size, made ahead")
+            #expect(kept(512) == nil, "no smaller size")
+            let asked = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/renditions/\(image.id)/2048", method: .get, headers: harness.headers)
+            #expect(Data(buffer: asked.body) == viewer, "answered with the size made ahead")
+        }
+    }
+
     @Test func droppedURLsArePlaceholdersAtOnceThenImagesInDropOrder() async throws {
         let images = try ImageServer()
         let harness = try ServerHarness()

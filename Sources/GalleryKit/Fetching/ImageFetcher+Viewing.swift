@@ -57,10 +57,34 @@ extension ImageFetcher {
     /// `longEdge`, one of `Rendition.ladder`): from the cache, else made from `bytes()` (called
     /// only then) and put in it; `nil` when libvips cannot read the image.
     public func rendition(longEdge: Int, ofImageWithSHA256 sha256: String, bytes: () throws -> Data) rethrows -> Data? {
-        try cachedJPEG(forKey: ImageCache.key(forRenditionOf: sha256, longEdge: longEdge)) {
-            let image = try bytes()
-            return try? Rendition.make(from: image, longEdges: [longEdge]).first?.jpeg
+        try renditions(longEdges: [longEdge], ofImageWithSHA256: sha256, bytes: bytes)[longEdge]
+    }
+
+    /// The renditions of the image whose bytes have `sha256` that the cache holds, by long edge,
+    /// among `longEdges`.
+    public func cachedRenditions(longEdges: [Int], ofImageWithSHA256 sha256: String) -> [Int: Data] {
+        var found: [Int: Data] = [:]
+        for edge in longEdges {
+            found[edge] = cache?.object(forKey: ImageCache.key(forRenditionOf: sha256, longEdge: edge))?.bytes
         }
+        return found
+    }
+
+    /// The renditions of the image whose bytes have `sha256`, by long edge, one per edge in
+    /// `longEdges` (each one of `Rendition.ladder`): from the cache, and those it lacks made from
+    /// one decode of `bytes()` (called only then) and put in it. None is made when libvips cannot
+    /// read the image.
+    public func renditions(longEdges: [Int], ofImageWithSHA256 sha256: String, bytes: () throws -> Data) rethrows -> [Int: Data] {
+        var found = cachedRenditions(longEdges: longEdges, ofImageWithSHA256: sha256)
+        let missing = longEdges.filter { found[$0] == nil }
+        guard !missing.isEmpty else { return found }
+        let image = try bytes()
+        guard let made = try? Rendition.make(from: image, longEdges: missing) else { return found }
+        for (edge, rendition) in zip(missing, made) {
+            cache?.store(rendition.jpeg, mediaType: "image/jpeg", forKey: ImageCache.key(forRenditionOf: sha256, longEdge: edge))
+            found[edge] = rendition.jpeg
+        }
+        return found
     }
 
     /// The JPEG the cache holds for `key`; else the one `make` makes (`nil`: none can be), put in

@@ -52,6 +52,12 @@ public struct Rendition: Sendable, Equatable {
         return smaller.count == ladder.count ? smaller : smaller + [edge]
     }
 
+    /// Loads libvips now (tens of milliseconds, once), so that the first rendition made does not
+    /// wait for it: what a server calls when it starts.
+    public static func loadImageLibrary() {
+        _ = LibVips.start
+    }
+
     /// Renditions of the image file at `url`, one per long edge in `longEdges` (each never
     /// larger than the image), in that order. The image is decoded once.
     /// - Throws: `.notAnImage` if libvips cannot read the image.
