@@ -5,10 +5,13 @@ import GalleryKit
 /// A `.gallery` path on the command line.
 struct DocumentPath: ExpressibleByArgument {
     var url: URL
+    /// The argument as given, for a message that repeats the command.
+    var argument: String
 
     init?(argument: String) {
         guard !argument.isEmpty else { return nil }
         url = RawArguments.fileURL(for: argument)
+        self.argument = argument
     }
 }
 
@@ -53,6 +56,27 @@ struct ImageIndex: ExpressibleByArgument {
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
+}
+
+/// A position given with `--at` or `--to` (1-based), taken as any number and checked where the
+/// document is known, so that `copy`'s error names its document as `edit`'s does.
+struct Position: ExpressibleByArgument {
+    var number: Int
+
+    init?(argument: String) {
+        guard let number = Int(argument) else { return nil }
+        self.number = number
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
+
+    /// The 0-based offset, or `.invalidArgument` naming `document` when the number is below 1.
+    func offset(option: String, in document: URL) throws -> Int {
+        guard number >= 1 else {
+            throw GalleryError(.invalidArgument, url: document, "\(option) \(number): positions start at 1, the first image")
+        }
+        return number - 1
+    }
 }
 
 extension Array where Element == ImageIndex {

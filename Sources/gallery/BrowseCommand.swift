@@ -132,7 +132,7 @@ struct BrowseCommand: ParsableCommand {
                 ])
             }
         }
-        Output.table(rows, rightAligned: [2, 3, 4])
+        Output.table(rows, rightAligned: [2, 3, 4], shortenable: [1])
     }
 }
 

@@ -21,7 +21,7 @@ struct CopyCommand: ParsableCommand {
     var arguments: [String]
 
     @Option(help: "The position the first copy takes in the destination (default: the end).")
-    var at: ImageIndex?
+    var at: Position?
 
     @Flag(help: "Remove the images from the source.")
     var move = false
@@ -42,7 +42,8 @@ struct CopyCommand: ParsableCommand {
         }
         let offsets = arguments.dropFirst().dropLast().compactMap { ImageIndex(argument: $0)?.offset }
         let count = try GalleryDocument.transferImages(
-            atOffsets: offsets, from: source.url, to: destination.url, at: at?.offset, removingFromSource: move
+            atOffsets: offsets, from: source.url, to: destination.url, at: try at?.offset(option: "--at", in: destination.url),
+            removingFromSource: move
         )
         RecentDocuments().record(destination.url, .copied)
         print(

@@ -14,6 +14,10 @@ struct CreateCommand: AsyncParsableCommand {
             --skip-failed is given. With --cache the images' bytes are stored in the document, \
             so it travels without the original files.
 
+            The document's name ends in .gallery: "gallery create Trip photos/*.jpg" writes \
+            Trip.gallery. Only a gallery document is ever replaced (with --force): a photo \
+            named first by mistake is left as it is, and the error shows the command meant.
+
             Exit status: 0 when every image was added; 2 when the document was created but some \
             web images failed (each is listed on stderr).
 
@@ -52,7 +56,7 @@ struct CreateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let url = document.url
+        let url = try documentToCreate()
         var document = GalleryDocument(
             creating: url,
             gallery: Gallery(
@@ -74,5 +78,31 @@ struct CreateCommand: AsyncParsableCommand {
             "Created \(Output.name(url)) with \(Output.count(images.count, "image")) (\(cached) cached\(failed > 0 ? ", \(failed) failed" : ""))."
         )
         try FetchReport.finish(prepared.failures, skipped: fetching.skipFailed)
+    }
+
+    /// The document to write: the path given, with `.gallery` added when it has no extension.
+    /// A file that is not a gallery document is never replaced, and a name with another
+    /// extension is refused: either is most likely an image given first.
+    private func documentToCreate() throws -> URL {
+        var url = document.url
+        if url.pathExtension.isEmpty { url.appendPathExtension(String(DocumentName.fileExtension.dropFirst())) }
+        if FileManager.default.fileExists(atPath: url.path), !GalleryDocument.startsLikeADocument(url) {
+            throw GalleryError(.alreadyExists, url: url, "is not a gallery document, so it is never replaced\(commandMeant)")
+        }
+        guard
+            DocumentName.fileExtension.dropFirst().caseInsensitiveCompare(url.pathExtension) == .orderedSame
+                || FileManager.default.fileExists(atPath: url.path)
+        else {
+            throw GalleryError(.invalidArgument, url: url, "a gallery document's name ends in \(DocumentName.fileExtension)\(commandMeant)")
+        }
+        return url
+    }
+
+    /// "; the document to create comes first: gallery create NAME.gallery a.jpg b.jpg", the
+    /// command meant when the document's place holds what reads as the first image.
+    private var commandMeant: String {
+        guard !images.isEmpty else { return "" }
+        let arguments = ([document.argument] + images).map { $0.contains(" ") ? "'\($0)'" : $0 }
+        return "; the document to create comes first: gallery create NAME.gallery \(arguments.joined(separator: " "))"
     }
 }

@@ -63,6 +63,12 @@ struct EditCommand: AsyncParsableCommand {
         // the document, and every error of an edit names the document.
         let expected = "expected one of: \(Self.actions.keys.sorted().joined(separator: ", "))"
         guard let action else { throw GalleryError(.invalidArgument, url: document.url, "no action given; \(expected)") }
+        if Self.actions[action] == nil, Self.actions[document.argument] != nil {
+            let rest = arguments.map { $0.contains(" ") ? "'\($0)'" : $0 }
+            let meant = (["gallery edit", action, document.argument] + rest).joined(separator: " ")
+            throw GalleryError(
+                .invalidArgument, url: RawArguments.fileURL(for: action), "the document comes before the action: \(meant)")
+        }
         guard let type = Self.actions[action] else {
             throw GalleryError(.invalidArgument, url: document.url, "unknown action '\(action)'; \(expected)")
         }
@@ -131,7 +137,7 @@ extension EditAction {
 
 struct AddAction: EditAction {
     static let configuration = usage(
-        "add <image> ... [--at <i>] [--cache]", "Insert image files and web images.",
+        "add <image> ... [--at <i>] [--cache | --no-cache]", "Insert image files and web images.",
         example: "gallery edit Trip.gallery add beach.jpg https://example.org/dunes.png --at 2 --cache"
     )
 
@@ -139,29 +145,49 @@ struct AddAction: EditAction {
     var images: [String]
 
     @Option(help: "The position the first new image takes (default: after the last).")
-    var at: ImageIndex?
+    var at: Position?
 
-    @Flag(help: "Store the images' bytes in the document.")
-    var cache = false
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Store the images' bytes in the document (default: as the document does, stored when every image in it is).")
+    var cache: Bool?
 
     @Flag(help: "With --cache, store no thumbnails.")
     var noThumbnails = false
 
     @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
-    func prepare(for document: URL) async throws -> PreparedImages {
-        try await fetching.prepare(try imageSources(images), cache: cache, thumbnails: !noThumbnails)
+    struct Preparation: Sendable {
+        var images: PreparedImages
+        /// Whether the bytes are stored because the document's images all are (no --cache given).
+        var followsTheDocument: Bool
     }
 
-    func apply(_ prepared: PreparedImages, to document: inout GalleryDocument) throws -> String {
-        let added = try document.insert(prepared, at: at?.offset)
+    func prepare(for document: URL) async throws -> Preparation {
+        _ = try at?.offset(option: "--at", in: document)
+        let follows = try cache == nil && Self.storesEveryImage(document)
+        let storing = cache ?? follows
+        return Preparation(
+            images: try await fetching.prepare(try imageSources(images), cache: storing, thumbnails: !noThumbnails),
+            followsTheDocument: follows)
+    }
+
+    func apply(_ prepared: Preparation, to document: inout GalleryDocument) throws -> String {
+        let added = try document.insert(prepared.images, at: try at?.offset(option: "--at", in: document.url))
         let failed = added.count { $0.hasFailed }
+        let stored = prepared.followsTheDocument ? ", stored like the others (--no-cache: not stored)" : ""
         return
-            "added \(Output.count(added.count, "image"))\(failed > 0 ? " (\(failed) failed)" : "") (now \(document.gallery.images.count))"
+            "added \(Output.count(added.count, "image"))\(failed > 0 ? " (\(failed) failed)" : "")\(stored) (now \(document.gallery.images.count))"
     }
 
-    func finish(_ prepared: PreparedImages) throws {
-        try FetchReport.finish(prepared.failures, skipped: fetching.skipFailed)
+    func finish(_ prepared: Preparation) throws {
+        try FetchReport.finish(prepared.images.failures, skipped: fetching.skipFailed)
+    }
+
+    /// Whether the document at `url` stores the bytes of every image it has (and has some).
+    private static func storesEveryImage(_ url: URL) throws -> Bool {
+        let images = try GalleryDocument(contentsOf: url).gallery.images
+        return !images.isEmpty && images.allSatisfy(\.isCached)
     }
 }
 
@@ -174,11 +200,12 @@ struct MoveAction: SimpleEditAction {
     var indices: [ImageIndex]
 
     @Option(help: "The position the first moved image takes in the result.")
-    var to: ImageIndex
+    var to: Position
 
     func apply(to document: inout GalleryDocument) throws -> String {
-        try document.edit { try $0.move(fromOffsets: indices.offsets, toPosition: to.offset) }
-        return "moved \(Output.count(indices.count, "image")) to position \(to.offset + 1)"
+        let target = try to.offset(option: "--to", in: document.url)
+        try document.edit { try $0.move(fromOffsets: indices.offsets, toPosition: target) }
+        return "moved \(Output.count(indices.count, "image")) to position \(target + 1)"
     }
 }
 
@@ -358,8 +385,9 @@ struct UndoAction: SimpleEditAction {
     static let configuration = usage("undo", "Step back one edit.", example: "gallery edit Trip.gallery undo")
 
     func apply(to document: inout GalleryDocument) throws -> String {
+        let before = document.gallery
         try document.undo()
-        return "undone (\(Output.count(document.gallery.images.count, "image")))"
+        return "undid “\(before.changes(from: document.gallery))” (\(Output.count(document.gallery.images.count, "image")) now)"
     }
 }
 
@@ -367,7 +395,8 @@ struct RedoAction: SimpleEditAction {
     static let configuration = usage("redo", "Re-apply the last undone edit.", example: "gallery edit Trip.gallery redo")
 
     func apply(to document: inout GalleryDocument) throws -> String {
+        let before = document.gallery
         try document.redo()
-        return "redone (\(Output.count(document.gallery.images.count, "image")))"
+        return "redid “\(document.gallery.changes(from: before))” (\(Output.count(document.gallery.images.count, "image")) now)"
     }
 }

@@ -60,7 +60,10 @@ struct DownloadOptions: ParsableArguments {
 struct FetchOptions: ParsableArguments {
     @OptionGroup var downloads: DownloadOptions
 
-    @Flag(help: "Leave out web images that cannot be fetched, instead of adding them as failed.")
+    @Flag(
+        help:
+            "Leave out what cannot be added: files that are not images (instead of stopping), web images that cannot be fetched (instead of adding them as failed)."
+    )
     var skipFailed = false
 
     /// Prepares `sources` (downloading web images), with a progress line on a terminal.

@@ -44,6 +44,6 @@ struct OpenCommand: ParsableCommand {
                 image.url.isFileURL ? image.url.pathForDisplay : image.url.absoluteString,
             ])
         }
-        Output.table(rows, rightAligned: [0, 2])
+        Output.table(rows, rightAligned: [0, 2], shortenable: [3, 5, 6])
     }
 }

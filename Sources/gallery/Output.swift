@@ -8,10 +8,23 @@ enum Output {
     ///
     /// The text goes to standard output a 64 KiB piece at a time: a `print` per row, with its
     /// cells joined into a string first, took a third of `gallery open` for 100,000 images.
-    static func table(_ rows: [[String]], rightAligned: Set<Int> = []) {
+    ///
+    /// On a terminal (or with `COLUMNS` set), the `shortenable` columns are cut, the widest
+    /// first, so that each line fits its width; a cut cell ends in "…".
+    static func table(_ rows: [[String]], rightAligned: Set<Int> = [], shortenable: [Int] = []) {
         guard let columns = rows.map(\.count).max() else { return }
-        let cellWidths = rows.map { $0.map(displayWidth) }
-        let widths = (0..<columns).map { column in cellWidths.map { column < $0.count ? $0[column] : 0 }.max() ?? 0 }
+        var rows = rows
+        var cellWidths = rows.map { $0.map(displayWidth) }
+        var widths = (0..<columns).map { column in cellWidths.map { column < $0.count ? $0[column] : 0 }.max() ?? 0 }
+        if let limit = terminalWidth, !shortenable.isEmpty {
+            fit(&widths, into: limit, shortening: shortenable)
+            for (row, cells) in rows.enumerated() {
+                for column in shortenable where column < cells.count && cellWidths[row][column] > widths[column] {
+                    rows[row][column] = shortened(cells[column], to: widths[column])
+                    cellWidths[row][column] = displayWidth(rows[row][column])
+                }
+            }
+        }
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         func flush() {
@@ -30,6 +43,39 @@ enum Output {
             if output.count >= 1 << 16 { flush() }
         }
         flush()
+    }
+
+    /// The columns of the terminal standard output goes to: `COLUMNS` when set, else the
+    /// terminal's own width; `nil` when output goes to a file or a pipe.
+    static var terminalWidth: Int? {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) != 0, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Narrows the `shortenable` columns of a table, the widest first and none below 8
+    /// columns, until its lines (two spaces between columns) fit in `limit`.
+    private static func fit(_ widths: inout [Int], into limit: Int, shortening shortenable: [Int]) {
+        let minimum = 8
+        var excess = widths.reduce(0, +) + 2 * (widths.count - 1) - limit
+        while excess > 0, let widest = shortenable.filter({ widths[$0] > minimum }).max(by: { widths[$0] < widths[$1] }) {
+            widths[widest] -= 1
+            excess -= 1
+        }
+    }
+
+    /// `text` cut to at most `width` terminal columns, ending in "…" when cut.
+    private static func shortened(_ text: String, to width: Int) -> String {
+        var kept = ""
+        var used = 0
+        for character in text {
+            let next = displayWidth(String(character))
+            if used + next > width - 1 { break }
+            kept.append(character)
+            used += next
+        }
+        return kept + "…"
     }
 
     /// Writes the text of `count` items to standard output in order, made a block of at most

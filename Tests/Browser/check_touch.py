@@ -60,6 +60,13 @@ def run(gallery, images, screenshots):
         check(page.locator(f"{first} .caption-editor").count() == 0, "Esc did not end the caption edit")
         check(page.locator(first).evaluate("tile => tile.draggable") is False, "after a caption edit the tile is draggable on a phone")
 
+        # A tap opens the image in the viewer, as in Photos (it selected, and a double tap opened).
+        page.tap(cell(ids()[1]))
+        page.wait_for_selector("#viewer[open]")
+        check(page.locator("#canvas .cell[aria-selected='true']").count() == 0, "a tap selected instead of opening")
+        page.keyboard.press("Escape")
+        wait_until(lambda: not page.evaluate("() => document.getElementById('viewer').open"), "Esc did not close the viewer")
+
         # One image: a long press on the first, carried to the right half of the fourth.
         before = ids()
         start = centre_of(page, cell(before[0]))
@@ -98,7 +105,7 @@ def run(gallery, images, screenshots):
         # Two fingers: spread for fewer images per row, pinch for more; one edit each.
         columns = on_disk()["columns"]
         middle = centre_of(page, "#canvas")
-        fingers.pinch((middle[0], 400), 80, 300)
+        fingers.pinch(middle, 80, 300)
         wait_until(lambda: on_disk()["columns"] < columns, f"spreading two fingers left {columns} per row")
         spread = on_disk()["columns"]
         settle()
@@ -114,13 +121,13 @@ def run(gallery, images, screenshots):
         check(ids() == before, "a swipe moved an image")
 
         page.evaluate("() => window.scrollTo(0, 0)")
-        fingers.pinch((middle[0], 300), 300, 60)
+        fingers.pinch(centre_of(page, "#canvas"), 300, 60)
         wait_until(lambda: on_disk()["columns"] > spread, f"pinching two fingers left {spread} per row")
         browser.close()
 
 
 def main():
-    check_main("check_touch", run, "caption edit keeps the tile undraggable, long press and drag (one image, a selected stack), trash, pinch both ways, swipe scrolls")
+    check_main("check_touch", run, "caption edit keeps the tile undraggable, a tap opens the viewer, long press and drag (one image, a selected stack), trash, pinch both ways, swipe scrolls")
 
 
 if __name__ == "__main__":

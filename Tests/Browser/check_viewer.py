@@ -140,6 +140,12 @@ def run(gallery, images, screenshots):
         wait_until(lambda: ids() == before[:2] + before[3:-1], f"deleting the last image in the viewer removed the wrong one: {ids()}")
         data = viewer_data(page)
         check_at(page, data, last - 1)
+        # Ctrl+Z in the viewer undoes (it did nothing until Esc), and the viewer stays open.
+        page.keyboard.press("Control+z")
+        wait_until(lambda: ids() == before[:2] + before[3:], f"Ctrl+Z in the viewer did not bring the last image back: {ids()}")
+        check(page.evaluate("() => document.getElementById('viewer').open"), "Ctrl+Z closed the viewer")
+        page.keyboard.press("Control+Shift+z")
+        wait_until(lambda: ids() == before[:2] + before[3:-1], f"Shift+Ctrl+Z in the viewer did not redo: {ids()}")
         page.keyboard.press("Escape")
         wait_for_js(page, "() => !document.getElementById('viewer').open", None, "Esc did not close the viewer")
         for _ in range(2):

@@ -43,6 +43,15 @@ extension CLITests {
         FailureCase(["verify", "Broken.gallery"], 65, names: "Broken.gallery"),
         FailureCase(["edit", "Trip.gallery", "swap", "1", "0"], 64, names: "Trip.gallery"),
         FailureCase(["edit", "Trip.gallery", "dance"], 64, names: "Trip.gallery"),
+        // The document forgotten: the first photo is never turned into a document, --force or not.
+        FailureCase(["create", "image-0.jpg", "image-1.jpg"], 73, names: "image-0.jpg"),
+        FailureCase(["create", "image-0.jpg", "image-1.jpg", "--force"], 73, names: "image-0.jpg"),
+        FailureCase(["create", "Broken.gallery", "image-0.jpg", "--force"], 73, names: "Broken.gallery"),
+        FailureCase(["create", "Photo.png", "image-0.jpg"], 64, names: "Photo.png"),
+        FailureCase(["open", "Folder"], 64, names: "Folder"),
+        FailureCase(["open", "Cut.gallery"], 65, names: "Cut.gallery"),
+        FailureCase(["verify", "Cut.gallery"], 65, names: "Cut.gallery"),
+        FailureCase(["edit", "Cut.gallery", "title", "x"], 65, names: "Cut.gallery"),
     ]
 
     @Test(arguments: failures)
@@ -54,6 +63,9 @@ extension CLITests {
         try Data(contentsOf: Repository.sampleImage(".jpg")).prefix(200).write(to: folder.path("truncated.jpg"))
         try Data().write(to: folder.path("empty.jpg"))
         #expect(mkfifo(folder.path("pipe.jpg").path, 0o644) == 0)
+        try FileManager.default.createDirectory(at: folder.path("Folder"), withIntermediateDirectories: false)
+        let whole = try Data(contentsOf: folder.path("Trip.gallery"))
+        try whole.prefix(whole.count / 2).write(to: folder.path("Cut.gallery"))
         let before = try snapshot()
         let result = try Command.gallery(arguments, in: folder.url)
         #expect(result.status == status, "\(result)")
@@ -92,6 +104,85 @@ extension CLITests {
         let result = try Command.gallery(arguments, in: folder.url)
         #expect(result.status == 75, "\(result)")
         #expect(result.errorOutput.hasPrefix("gallery: error: \(folder.path("Trip.gallery").path): another process"), "\(result)")
+        #expect(try snapshot() == before)
+    }
+
+    /// The damage or the mistake called by its name: a document cut short is "truncated", a
+    /// folder is a folder, and a photo given first shows the command meant.
+    @Test(arguments: [
+        (["open", "Cut.gallery"], "Cut.gallery: is truncated: the file was cut short"),
+        (["verify", "Head.gallery"], "Head.gallery: is truncated: the file was cut short"),
+        (["open", "Folder"], "Folder/: is a folder, not a gallery document"),
+        (
+            ["create", "image-0.jpg", "image-1.jpg", "--force"],
+            "image-0.jpg: is not a gallery document, so it is never replaced; the document to create comes first: gallery create NAME.gallery image-0.jpg image-1.jpg"
+        ),
+    ])
+    func theReasonSaysWhatHappened(_ arguments: [String], _ message: String) throws {
+        try makeDocument(images: 2)
+        let whole = try Data(contentsOf: folder.path("Trip.gallery"))
+        try whole.prefix(whole.count / 2).write(to: folder.path("Cut.gallery"))
+        try whole.prefix(2048).write(to: folder.path("Head.gallery"))
+        try FileManager.default.createDirectory(at: folder.path("Folder"), withIntermediateDirectories: false)
+        let result = try Command.gallery(arguments, in: folder.url)
+        #expect(result.errorOutput.hasPrefix("gallery: error: \(folder.path(message).path)"), "\(result)")
+    }
+
+    /// A document named without an extension is written with `.gallery` added, as the help says.
+    @Test func aNameWithoutAnExtensionGetsGallery() throws {
+        let files = try folder.distinctImages(1, from: Repository.sampleImage(".jpg")).map(\.lastPathComponent)
+        let result = try Command.gallery(["create", "NoExt"] + files, in: folder.url)
+        #expect(result.status == 0 && result.output.hasPrefix("Created NoExt.gallery with 1 image"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("NoExt").path))
+        #expect(try images("NoExt.gallery").count == 1)
+        let help = try gallery("create", "--help").output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("\"gallery create Trip photos/*.jpg\" writes Trip.gallery"))
+    }
+
+    /// A folder with things that are not images in it: each is named with a plain reason, and
+    /// --skip-failed leaves them out, as it does failed web images (it covered only those).
+    @Test func filesThatAreNotImagesAreNamedPlainlyAndCanBeSkipped() throws {
+        let photo = try folder.distinctImages(1, from: Repository.sampleImage(".jpg"))[0].lastPathComponent
+        try Data(#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>"#.utf8)
+            .write(to: folder.path("drawing.svg"))
+        try Data("<!DOCTYPE html><html><body>404</body></html>".utf8).write(to: folder.path("page.jpg"))
+        try Data("shopping list".utf8).write(to: folder.path("notes.jpg"))
+        let stopped = try Command.gallery(["create", "Mixed.gallery", photo, "notes.jpg"], in: folder.url)
+        #expect(stopped.status == 65)
+        #expect(
+            stopped.errorOutput
+                == "gallery: error: \(folder.path("notes.jpg").path): is not an image this program can read (JPEG, PNG, WebP, GIF, TIFF and HEIF only) (--skip-failed leaves out what is not an image)\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: folder.path("Mixed.gallery").path))
+
+        let skipped = try Command.gallery(
+            ["create", "Mixed.gallery", photo, "drawing.svg", "page.jpg", "notes.jpg", "--skip-failed"], in: folder.url)
+        #expect(skipped.status == 2, "\(skipped)")
+        #expect(skipped.output.hasPrefix("Created Mixed.gallery with 1 image"), "\(skipped)")
+        let lines = skipped.errorOutput.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "gallery: skipped: \(folder.path("drawing.svg").path): is an SVG image, which this program does not read (JPEG, PNG, WebP, GIF, TIFF and HEIF only)",
+                "gallery: skipped: \(folder.path("page.jpg").path): is a web page, not an image",
+                "gallery: skipped: \(folder.path("notes.jpg").path): is not an image this program can read (JPEG, PNG, WebP, GIF, TIFF and HEIF only)",
+            ], "\(skipped)")
+        #expect(try images("Mixed.gallery").count == 1)
+    }
+
+    /// A position below 1 is one error everywhere, naming the document it is a position in
+    /// (`copy` was refused by the argument parser, naming neither document).
+    @Test(arguments: [
+        (["copy", "Trip.gallery", "1", "Other.gallery", "--at", "0"], "Other.gallery: --at 0: positions start at 1, the first image"),
+        (["edit", "Trip.gallery", "add", "image-0.jpg", "--at", "0"], "Trip.gallery: --at 0: positions start at 1, the first image"),
+        (["edit", "Trip.gallery", "move", "1", "--to", "0"], "Trip.gallery: --to 0: positions start at 1, the first image"),
+    ])
+    func aPositionBelowOneNamesItsDocument(_ arguments: [String], _ message: String) throws {
+        try makeDocument(images: 2)
+        try #require(try gallery("create", "Other.gallery").status == 0)
+        let before = try snapshot()
+        let result = try Command.gallery(arguments, in: folder.url)
+        #expect(result.status == 64)
+        #expect(result.errorOutput == "gallery: error: \(folder.path(message).path)\n", "\(result)")
         #expect(try snapshot() == before)
     }
 }

@@ -95,4 +95,72 @@ extension CLITests {
                 .status == 0)
         #expect(try Data(contentsOf: folder.path("utc.gallery")) == Data(contentsOf: folder.path("tokyo.gallery")))
     }
+
+    /// A document cut short is listed as damaged, called truncated, and not with an image
+    /// count (it was listed as healthy: the streaming read of its start found nothing wrong).
+    @Test func aTruncatedDocumentIsListedAsDamaged() throws {
+        try makeDocument("Trip.gallery", images: 3)
+        let whole = try Data(contentsOf: folder.path("Trip.gallery"))
+        try whole.prefix(whole.count / 2).write(to: folder.path("Half.gallery"))
+        try whole.prefix(2048).write(to: folder.path("Head.gallery"))
+        let result = try gallery("browse", "--json")
+        try #require(result.status == 0, "\(result)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        for name in ["Half", "Head"] {
+            let row = try #require(rows.first { $0["name"] as? String == name })
+            #expect((row["error"] as? String)?.contains("is truncated") == true, "\(row)")
+            #expect(row["images"] == nil || row["images"] is NSNull, "\(row)")
+        }
+        #expect(
+            rows.first { $0["name"] as? String == "Trip" }?["error"] == nil
+                || rows.first { $0["name"] as? String == "Trip" }?["error"] is NSNull)
+    }
+
+    /// Undo and redo say what they stepped over; an add into a document whose images are all
+    /// stored stores the new one too, and says so.
+    @Test func undoSaysWhatWasUndoneAndAddFollowsTheDocument() throws {
+        try makeDocument(images: 4)
+        #expect(try gallery("edit", "Trip.gallery", "remove", "2", "3").status == 0)
+        #expect(try gallery("edit", "Trip.gallery", "undo").output.hasSuffix("Trip.gallery: undid “removed 2 images” (4 images now)\n"))
+        #expect(try gallery("edit", "Trip.gallery", "swap", "1", "3").status == 0)
+        #expect(try gallery("edit", "Trip.gallery", "undo").output.contains("undid “moved 2 images”"))
+        #expect(try gallery("edit", "Trip.gallery", "redo").output.hasSuffix("Trip.gallery: redid “moved 2 images” (4 images now)\n"))
+        #expect(try gallery("edit", "Trip.gallery", "move", "2", "--to", "1").status == 0)
+        #expect(try gallery("edit", "Trip.gallery", "title", "Summer").status == 0)
+        #expect(try gallery("edit", "Trip.gallery", "undo").output.contains("undid “title “Trip” → “Summer””"))
+        #expect(try gallery("edit", "Trip.gallery", "undo").output.contains("undid “moved 1 image”"))
+
+        let extra = try folder.distinctImages(6, from: Repository.sampleImage(".jpg")).suffix(2).map(\.lastPathComponent)
+        let added = try gallery("edit", "Trip.gallery", "add", extra[0])
+        #expect(added.output.contains("added 1 image, stored like the others"), "\(added)")
+        #expect(try images().last?["cached"] as? Bool == true)
+        #expect(try gallery("edit", "Trip.gallery", "add", extra[1], "--no-cache").status == 0)
+        #expect(try images().last?["cached"] as? Bool == false)
+    }
+
+    /// The document and the action swapped: the error shows the command meant.
+    @Test func theActionBeforeTheDocumentShowsTheRightOrder() throws {
+        try makeDocument(images: 3)
+        let before = try snapshot()
+        let result = try gallery("edit", "move", "Trip.gallery", "1", "--to", "3")
+        #expect(result.status == 64)
+        #expect(
+            result.errorOutput
+                == "gallery: error: \(folder.path("Trip.gallery").path): the document comes before the action: gallery edit Trip.gallery move 1 --to 3\n"
+        )
+        #expect(try snapshot() == before)
+    }
+
+    /// On a terminal 80 columns wide, `open`'s table fits: long reasons, captions and URLs are
+    /// cut with "…" (a failed image's reason made it about 190 columns); piped, nothing is cut.
+    @Test func openFitsItsTableToTheTerminal() throws {
+        try makeDocument(images: 2)
+        let long = String(repeating: "A long caption that goes on ", count: 6)
+        #expect(try gallery("edit", "Trip.gallery", "caption", "1", long).status == 0)
+        let fitted = try Command.gallery(["open", "Trip.gallery"], in: folder.url, environment: ["COLUMNS": "80"])
+        let tableLines = fitted.output.split(separator: "\n").dropFirst(2)
+        #expect(tableLines.count == 3 && tableLines.allSatisfy { $0.count <= 80 }, "\(fitted)")
+        #expect(tableLines.contains { $0.contains("…") })
+        #expect(try gallery("open", "Trip.gallery").output.contains(long), "piped: whole")
+    }
 }

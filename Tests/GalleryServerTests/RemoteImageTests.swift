@@ -67,8 +67,8 @@ import Testing
 
     @Test(arguments: [
         ("/status/404", "HTTP 404 Not Found"),
-        ("/text", "not an image (the server sent text/plain)"),
-        ("/big?bytes=3000", "not an image"),  // says it is a JPEG; its bytes are not
+        ("/text", "the server sent text/plain, not an image"),
+        ("/big?bytes=3000", "is not an image this program can read"),  // says it is a JPEG; its bytes are not
         ("/big?bytes=3000000", "larger than the 1 MiB limit"),
         ("https://no-such-host.invalid/a.jpg", "cannot resolve host no-such-host.invalid"),
     ])

@@ -31,9 +31,12 @@ public enum Command {
     /// The environment for programs tests start: this process's, with `XDG_CACHE_HOME`,
     /// `XDG_STATE_HOME` and `XDG_DATA_HOME` in a folder of this test run (removed at exit), so the
     /// browse index, the recents and the Trash that `gallery` commands write never touch the
-    /// real home's.
+    /// real home's. Without `COLUMNS`, so that a table is as wide as its cells unless a test
+    /// sets it.
     public static var environment: [String: String] {
-        ProcessInfo.processInfo.environment.merging(isolatedFolders) { $1 }
+        var environment = ProcessInfo.processInfo.environment.merging(isolatedFolders) { $1 }
+        environment["COLUMNS"] = nil
+        return environment
     }
 
     private static let isolatedFolders: [String: String] = {

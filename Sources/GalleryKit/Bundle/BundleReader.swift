@@ -42,6 +42,7 @@ enum BundleReader {
             let identity: FileIdentity
             do {
                 identity = try FileIdentity(fileDescriptor: descriptor, url: url)
+                try ZipEnd.check(descriptor)
             } catch {
                 close(descriptor)
                 throw error
@@ -73,6 +74,24 @@ enum BundleReader {
         }
     }
 
+    /// Whether the file at `url` starts as a gallery document does: a ZIP whose first entry is
+    /// `mimetype`, stored, holding the format's media type (spec §2). Only such a file is ever
+    /// replaced by a save: a photo named where a document was meant is not.
+    static func startsLikeADocument(_ url: URL) -> Bool {
+        let descriptor = FileLocation.open(url, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var start = [UInt8](repeating: 0, count: 512)
+        let count = start.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        guard count >= 30 else { return false }
+        let bytes = start.prefix(count)
+        func number(_ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
+        let name = Array(BundleLayout.mimetypeName.utf8), type = Array(BundleLayout.mimetype.utf8)
+        let data = 30 + number(26) + number(28)
+        return bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) && number(8) == 0 && number(26) == name.count
+            && bytes.dropFirst(30).starts(with: name) && count >= data + type.count && bytes.dropFirst(data).starts(with: type)
+    }
+
     /// Reads only `mimetype` and `manifest.json` — enough to list the document.
     ///
     /// Falls back to `open` when `manifest.json` is not the second entry (a foreign writer).
@@ -92,6 +111,12 @@ enum BundleReader {
 
     /// `summary(atPath:limits:)` of the file open as `descriptor`, which it takes over (and closes).
     static func summary(readingFrom descriptor: Int32, path: Data, limits: BundleLimits = .standard) throws -> Gallery {
+        do {
+            try ZipEnd.check(descriptor)
+        } catch {
+            close(descriptor)
+            throw error
+        }
         let reader = try notAGalleryIfUnreadable { try ArchiveReader(fileDescriptor: descriptor, access: .streaming) }
         return try leadingSummary(from: reader, limits: limits) ?? open(FileLocation.fileURL(forPath: path), limits: limits).gallery
     }

@@ -187,11 +187,19 @@ extension GalleryDocument {
         return result
     }
 
+    /// Whether the file at `url` starts as a gallery document does (a ZIP whose first entry is
+    /// the format's `mimetype`): the only kind of file a save replaces. A document cut short
+    /// still does; a photo does not.
+    public static func startsLikeADocument(_ url: URL) -> Bool {
+        BundleReader.startsLikeADocument(url)
+    }
+
     /// Saves the document where it lives, atomically.
     ///
     /// - Parameters:
-    ///   - replacingExisting: for a new document, replace a file already at `url`
-    ///     (otherwise that is `.alreadyExists`).
+    ///   - replacingExisting: for a new document, replace a gallery document already at `url`
+    ///     (otherwise that is `.alreadyExists`). A file that is not one (a photo named where the
+    ///     document was meant) is never replaced: that is `.alreadyExists` too.
     ///   - lockTimeout: how long to wait for the folder's lock before failing with `.busy`.
     /// - Throws: `.busy` if another process holds the lock; `.documentChanged` if the file was
     ///   replaced since this document was opened (re-open it and edit again).
@@ -207,6 +215,9 @@ extension GalleryDocument {
         }
         // Through a symbolic link, the file it points to is saved, and the link stays.
         let file = FileLocation.target(of: url)
+        if identity == nil, replacingExisting, FileIdentity.current(of: file) != nil, !BundleReader.startsLikeADocument(file) {
+            throw GalleryError(.alreadyExists, url: url, "is not a gallery document, and nothing but a gallery document is ever replaced")
+        }
         AtomicFile.removeStaleTemporaryFiles(for: file)
         var saved = gallery
         saved.modified = Date.now.wholeSeconds

@@ -28,13 +28,15 @@ public struct PreparedImages: Sendable {
 
     /// Prepares `sources`, in their order.
     ///
-    /// Local files must exist and be images (else this throws, and nothing is prepared); web
+    /// Local files must exist and be images (else this throws, and nothing is prepared), unless
+    /// failures are skipped: then those that are not are left out and listed as failures. Web
     /// images that cannot be downloaded or are not images become failures.
     /// - Parameters:
     ///   - sources: the local files and web URLs to prepare.
     ///   - cache: whether the images' bytes will be stored in the document.
     ///   - thumbnails: whether cached images get a thumbnail.
-    ///   - skippingFailed: leave failed web images out instead of keeping them as failed items.
+    ///   - skippingFailed: leave out the local files that are not images (or are missing), and
+    ///     failed web images instead of keeping them as failed items.
     ///   - fetcher: downloads web images; needed only if there are any.
     ///   - progress: called after each download.
     public static func prepare(
@@ -54,10 +56,21 @@ public struct PreparedImages: Sendable {
             }
         }
         var slots = [GalleryDocument.PreparedImage?](repeating: nil, count: sources.count)
-        for (item, prepared) in zip(files, try GalleryDocument.prepare(files.map(\.url), cache: cache, thumbnails: thumbnails)) {
-            slots[item.position] = prepared
-        }
         var failures: [Failure] = []
+        let local = files.map { ($0.url.standardizedFileURL, $0.url.standardizedFileURL) }
+        for (item, result) in zip(files, GalleryDocument.prepare(local, cache: cache, thumbnails: thumbnails)) {
+            switch result {
+            case .success(let prepared):
+                slots[item.position] = prepared
+            case .failure(let error as GalleryError) where skippingFailed && error.code != .ioFailure:
+                // A file that is no image (or is gone) is left out; a failing disk stops everything.
+                failures.append(Failure(position: item.position, source: item.url.pathForDisplay, reason: error.reason))
+            case .failure(let error as GalleryError) where error.code == .notAnImage:
+                throw GalleryError(error.code, path: error.path, "\(error.reason) (--skip-failed leaves out what is not an image)")
+            case .failure(let error):
+                throw error
+            }
+        }
         var spool: DownloadSpool?
         if !web.isEmpty {
             guard let fetcher else { throw GalleryError(.invalidArgument, "web images need an ImageFetcher") }
@@ -120,7 +133,7 @@ extension GalleryDocument {
             case .downloaded:
                 return prepared.next()!.mapError { error in
                     guard let error = error as? GalleryError, error.code == .notAnImage else { return FetchFailure("\(error)") }
-                    return FetchFailure("not an image (\(error.reason))")
+                    return FetchFailure(error.reason)
                 }
             }
         }

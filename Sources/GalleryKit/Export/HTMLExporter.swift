@@ -20,6 +20,11 @@ import Foundation
 /// gallery of ordinary size, and the first screens of any, with no script), and the script
 /// draws the others from the same data when they come near the view, and only those.
 public struct HTMLExporter: DocumentExporter {
+    /// What a shared site says of an image that failed: readers are not told the library's or
+    /// the server's reasons ("HTTP 404", libvips' messages), which were for the person who made
+    /// the gallery.
+    static let failureForReaders = "This image could not be loaded."
+
     /// Whether the site carries the original images too, and `album.zip` of them.
     public var includesOriginals: Bool
 
@@ -73,7 +78,7 @@ public struct HTMLExporter: DocumentExporter {
                 values["caption"] = HTMLText.escaped(item.image.caption ?? "")
                 markup += try itemTemplate.filled(values)
             } else {
-                values["error"] = HTMLText.escaped(item.failure ?? "the image could not be loaded")
+                values["error"] = HTMLText.escaped(Self.failureForReaders)
                 values["url"] = HTMLText.escaped(item.source)
                 markup += try failedTemplate.filled(values)
             }
@@ -220,7 +225,7 @@ public struct HTMLExporter: DocumentExporter {
                 "thumbnail": isOK ? .string(item.thumbnailPath ?? item.largestPath!) : .null,
                 "alt": .string(alternativeText(of: item)),
                 "caption": item.image.caption.map(JSONValue.string) ?? .null,
-                "error": isOK ? .null : .string(item.failure ?? "the image could not be loaded"),
+                "error": isOK ? .null : .string(Self.failureForReaders),
                 "url": isOK ? .null : .string(item.source),
                 "ratio": .number(isOK ? ratio : 1),
             ])

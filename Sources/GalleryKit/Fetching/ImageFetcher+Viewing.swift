@@ -106,7 +106,7 @@ extension ImageFetcher {
             let bytes = try Data(contentsOf: file)
             return .success(ImageCache.Hit(bytes: bytes, sha256: ContentHash.of(bytes), mediaType: info.mediaType))
         } catch let error as GalleryError where error.code == .notAnImage {
-            return .failure(FetchFailure("not an image (\(error.reason))"))
+            return .failure(FetchFailure(error.reason))
         } catch {
             return .failure(FetchFailure(reason(error)))
         }

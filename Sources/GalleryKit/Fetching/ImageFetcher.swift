@@ -167,7 +167,9 @@ public final class ImageFetcher: Sendable {
         if let type = response.headers.first(name: "Content-Type")?.lowercased(),
             type.hasPrefix("text/") || type.hasPrefix("application/json") || type.hasPrefix("application/xml")
         {
-            return .failed("not an image (the server sent \(type.split(separator: ";").first ?? ""))")
+            let mediaType = type.split(separator: ";").first.map(String.init) ?? type
+            return .failed(
+                mediaType == "text/html" ? "the server sent a web page, not an image" : "the server sent \(mediaType), not an image")
         }
         let limit = configuration.maximumBytes
         if let length = response.headers.first(name: "Content-Length").flatMap({ Int64($0) }), length > limit {

@@ -76,7 +76,7 @@ enum LibVips {
                 FileLocation.withPath(of: url) { path in readHeader { gallerykit_vips_header(path, nil, 0, $0, $1, $2, $3, $4) } }
             }
         } catch {
-            throw GalleryError(.notAnImage, url: url, "not an image libvips can read (\(error.message))")
+            throw GalleryError(.notAnImage, url: url, ImageProbe.whyNotAnImage(fileAt: url))
         }
     }
 
@@ -90,7 +90,7 @@ enum LibVips {
                 }
             }
         } catch {
-            throw GalleryError(.notAnImage, "not an image libvips can read (\(error.message))")
+            throw GalleryError(.notAnImage, ImageProbe.whyNotAnImage(image.prefix(ImageProbe.sniffedBytes)))
         }
     }
 

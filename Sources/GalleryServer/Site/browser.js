@@ -172,11 +172,21 @@
   });
   sort.addEventListener('change', function () { localStorage.setItem(sortKey, sort.value); refresh(); });
   search.addEventListener('input', function () { clearTimeout(searchTimer); searchTimer = setTimeout(refresh, 200); });
-  document.getElementById('new').addEventListener('click', async function () {
+  // New gallery asks for its name, then opens it (it made Untitled.gallery and stayed here).
+  const newDialog = document.getElementById('new-dialog');
+  const newName = document.getElementById('new-name');
+  document.getElementById('new').addEventListener('click', function () {
+    newName.value = 'Untitled';
+    newDialog.showModal();
+    newName.select();
+  });
+  // Not a submit button: Enter in the name must create, and a form's Enter takes its first.
+  document.getElementById('new-cancel').addEventListener('click', function () { newDialog.close('cancel'); });
+  newDialog.addEventListener('close', async function () {
+    if (newDialog.returnValue !== 'create' || !newName.value.trim()) return;
     try {
-      const answer = await api('POST', '/api/documents', {});
-      say('Created ' + answer.name);
-      await refresh();
+      const answer = await api('POST', '/api/documents', { title: newName.value.trim() });
+      location.href = '/gallery/' + encodeURIComponent(answer.name);
     } catch (error) {
       say(error.message, true);
     }

@@ -15,11 +15,25 @@
     app.keepAnchor();
     app.load();
   });
-  document.getElementById('files').addEventListener('change', function (event) {
-    const files = Array.from(event.target.files);
-    event.target.value = '';
-    app.upload(files, null);
-  });
+  // The bar's Add images… and the empty gallery's.
+  for (const picker of [document.getElementById('files'), document.getElementById('empty-files')]) {
+    picker.addEventListener('change', function (event) {
+      const files = Array.from(event.target.files);
+      event.target.value = '';
+      app.upload(files, null);
+    });
+  }
+
+  // The bar tucks away while the page scrolls down and comes back when it scrolls up (on a
+  // phone: app.css moves it only there), never while a title is being edited.
+  const bar = document.querySelector('.bar');
+  let lastScroll = window.scrollY;
+  window.addEventListener('scroll', function () {
+    const y = window.scrollY, step = y - lastScroll;
+    if (Math.abs(step) < 6) return;
+    bar.classList.toggle('tucked', step > 0 && y > bar.offsetHeight && !bar.contains(document.activeElement));
+    lastScroll = y;
+  }, { passive: true });
 
   function setColumns(count) {
     const state = app.state;

@@ -104,6 +104,18 @@
     return lines.filter(function (line) { return /^https?:\/\//i.test(line); });
   }
 
+  // A paste adds what a drop would, at the end: an image copied (a screenshot), else links.
+  // Not while text is typed (a title, a caption).
+  document.addEventListener('paste', function (event) {
+    if (!app.state || !event.clipboardData || event.target.closest('input, textarea, [contenteditable="true"]')) return;
+    event.preventDefault();
+    const transfer = event.clipboardData;
+    if (transfer.files && transfer.files.length > 0) return app.upload(Array.from(transfer.files), null);
+    const urls = droppedURLs(transfer);
+    if (urls.length === 0) return say('Nothing pasted is an image or a link.', true);
+    app.send('drops', { urls: urls, before: null });
+  });
+
   trash.addEventListener('dragover', function (event) {
     if (!dragged) return;
     event.preventDefault();

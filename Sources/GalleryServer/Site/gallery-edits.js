@@ -70,15 +70,18 @@
     keepButton.setAttribute('aria-label', label);
   };
 
-  // Files from the desktop (or the file picker), one request each, in order.
+  // Files from the desktop (or the file picker), one request each, in order. Every file that
+  // could not be added gets its own line, named once (the server's reason names it already).
   app.upload = async function (files, before) {
+    const failures = [];
     for (const file of files) {
       try {
         showChange(await api('POST', app.base + '/uploads' + app.query() + (before ? '&before=' + before : ''), file, {
           headers: { 'Content-Type': file.type || 'application/octet-stream', 'X-File-Name': encodeURIComponent(file.name) },
         }));
       } catch (error) {
-        say(file.name + ': ' + error.message, true);
+        failures.push(error.message.startsWith(file.name + ':') ? error.message : file.name + ': ' + error.message);
+        say(failures.join('\n'), true);
       }
     }
   };

@@ -111,11 +111,22 @@
     return target;
   }
 
+  // Undo and redo, in the viewer too (a Del there is undone without closing it first).
   document.addEventListener('keydown', function (event) {
-    if (!(event.ctrlKey || event.metaKey) || event.target.tagName === 'INPUT' || app.viewer.open) return;
+    if (!(event.ctrlKey || event.metaKey) || event.target.tagName === 'INPUT') return;
     const key = event.key.toLowerCase();
     const state = app.state;
     if (key === 'z' && !event.shiftKey) { event.preventDefault(); if (state && state.canUndo) app.edit({ action: 'undo' }); }
     if ((key === 'z' && event.shiftKey) || key === 'y') { event.preventDefault(); if (state && state.canRedo) app.edit({ action: 'redo' }); }
+  });
+
+  // The keys and gestures sheet: the ? button, or the ? key anywhere but in a text field.
+  const help = document.getElementById('help');
+  document.getElementById('show-help').addEventListener('click', function () { help.showModal(); });
+  document.addEventListener('keydown', function (event) {
+    if (event.key !== '?' || event.ctrlKey || event.metaKey || event.altKey || app.viewer.open) return;
+    if (event.target.closest('input, textarea, [contenteditable="true"]')) return;
+    event.preventDefault();
+    help.showModal();
   });
 })(window.Gallery, window.Gallery.app);

@@ -74,6 +74,8 @@
     app.arrivedBefore = null;
     app.showKeep();
     app.showStateInViewer();
+    // An empty gallery says how to fill it, instead of being a blank page.
+    app.emptyHint.hidden = next.items.length > 0;
   };
 
   function showHeader() {

@@ -57,8 +57,17 @@
 
   app.canvas.addEventListener('click', function (event) {
     const cell = event.target.closest('.cell');
+    if (!cell || event.target.closest('button, input')) return;
+    // A tap opens the image, as in Photos and the app this comes from (it selected, and only a
+    // double tap opened); selecting by touch is Select mode's. A mouse click selects, a double
+    // click opens.
+    if (event.pointerType === 'touch' && !selecting) {
+      const index = app.indexOf(cell.dataset.id);
+      if (index >= 0 && !app.state.items[index].isPlaceholder) app.openViewer(index);
+      return;
+    }
     // In selection mode a tap adds or takes away, as Ctrl-click does.
-    if (cell && !event.target.closest('button, input')) app.choose(cell.dataset.id, selecting ? { ctrlKey: true } : event);
+    app.choose(cell.dataset.id, selecting ? { ctrlKey: true } : event);
   });
 
   const selectButton = document.getElementById('select');

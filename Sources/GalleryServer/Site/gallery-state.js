@@ -16,6 +16,7 @@
     base: '/api/galleries/' + Gallery.path(name),
     canvas: document.getElementById('canvas'),
     trash: document.getElementById('trash'),
+    emptyHint: document.getElementById('empty'),
     styleSelect: document.getElementById('style'),
     styleKey: 'gallery.style.' + name,
     state: null,            // the server's last answer (or a move shown before its answer)

@@ -57,7 +57,7 @@
       tile.className = 'tile failed';
       tile.setAttribute('role', 'img');
       tile.tabIndex = 0;
-      tile.setAttribute('aria-label', item.alt + ' could not be loaded: ' + item.error);
+      tile.setAttribute('aria-label', item.alt + ': ' + item.error);
       tile.title = item.url || '';
       const error = document.createElement('span');
       error.className = 'error';
