@@ -122,7 +122,7 @@ struct BrowserRoutes {
             documents.sorted(by: sort, reverse: reverse).map { summary in
                 Listed(
                     name: summary.url.lastPathComponent, title: summary.title, images: summary.imageCount, cached: summary.cachedImageCount,
-                    bytes: summary.bytes, modified: summary.modified, created: summary.created, error: summary.error?.description
+                    bytes: summary.bytes, modified: summary.modified, created: summary.created, error: summary.error?.reason
                 )
             })
     }

@@ -395,6 +395,19 @@ def run(session):
         page.wait_for_selector("#canvas .cell.failed button", timeout=15000)
         check(session.document()["images"][-1]["status"] == "failed", "a failed drop is not a failed image")
         expected = session.ids()
+        # In the viewer, the failed image says why with Retry (it had none), and its strip
+        # thumbnail is the error mark, not a blank square.
+        page.focus("#canvas .cell.failed")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#viewer[open] .failure:not([hidden])")
+        check(page.is_visible(".viewer .failure .retry"), "the viewer shows no Retry for an image that failed when added")
+        check(page.evaluate("() => getComputedStyle(document.querySelector('.viewer .thumb.current.failed'), '::after').content") == '"⚠"',
+              "the failed image's strip thumbnail is blank")
+        session.shoot(page, "viewer-failed-desktop")
+        with page.expect_response(lambda response: "/retries" in response.url, timeout=15000):
+            page.click(".viewer .failure .retry")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#viewer:not([open])", state="attached")
 
         # Files from the desktop (the file picker): checked by their bytes, cached, added at the end.
         count = len(expected)

@@ -13,16 +13,21 @@ import Testing
         let harness = try ServerHarness()
         try Data("not a zip".utf8).write(to: harness.folder.appendingPathComponent("Broken.gallery"))
         try Data("x".utf8).write(to: harness.folder.appendingPathComponent("notes.txt"))
+        let whole = try Data(contentsOf: harness.folder.appendingPathComponent("Trip.gallery"))
+        try whole.prefix(whole.count / 2).write(to: harness.folder.appendingPathComponent("Cut.gallery"))
         try await harness.test { client in
             let answer = try await client.call(.get, "/api/documents", headers: harness.headers)
             #expect(answer.status == .ok)
             let listed = try #require(answer.json as? [[String: Any]])
-            #expect(Set(listed.compactMap { $0["name"] as? String }) == ["Broken.gallery", "Trip.gallery"])
+            #expect(Set(listed.compactMap { $0["name"] as? String }) == ["Broken.gallery", "Cut.gallery", "Trip.gallery"])
             let trip = try #require(listed.first { $0["name"] as? String == "Trip.gallery" })
             let broken = try #require(listed.first { $0["name"] as? String == "Broken.gallery" })
             #expect(trip["title"] as? String == "Trip" && trip["images"] as? Int == 4 && trip["cached"] as? Int == 4)
+            // The reason alone: the tile names the document (the whole path filled it on a phone).
             let error = try #require(broken["error"] as? String)
-            #expect(error.contains("Broken.gallery"), "the error names the document: \(error)")
+            #expect(error.hasPrefix("not a gallery document") && !error.contains(harness.folder.path), "\(error)")
+            let cut = try #require(listed.first { $0["name"] as? String == "Cut.gallery" })
+            #expect((cut["error"] as? String)?.hasPrefix("is truncated") == true && cut["images"] == nil, "\(cut)")
         }
     }
 

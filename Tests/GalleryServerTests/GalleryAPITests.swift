@@ -232,8 +232,10 @@ import Testing
         let images = try ImageServer()
         let harness = try ServerHarness()
         let ids = try harness.document().ids
-        let slow = images.url("/image/01-dawn.jpg?delay=1200&tag=slow").absoluteString
-        let fast = images.url("/image/02-forest.jpg?delay=0&tag=fast").absoluteString
+        // Held by the image server until the test lets them go: nothing here waits on a clock.
+        let (slowKey, fastKey) = (UUID().uuidString, UUID().uuidString)
+        let slow = images.url("/gated/\(slowKey)/01-dawn.jpg").absoluteString
+        let fast = images.url("/gated/\(fastKey)/02-forest.jpg").absoluteString
         let wrapped =
             "https://www.google.com/url?q=" + images.url("/image/03-portrait-exif6.jpg?tag=wrapped").absoluteString.addingPercentEncoding(
                 withAllowedCharacters: .alphanumerics)!
@@ -250,6 +252,8 @@ import Testing
             let second = try await client.call(
                 .post, "/api/galleries/Trip.gallery/drops", json: ["urls": [wrapped], "before": ids[1]], headers: harness.headers)
             #expect(second.status == .accepted)
+            try await images.openGate(fastKey)
+            try await images.openGate(slowKey)
             await harness.services.arrivals.waitForAll()
             let gallery = try harness.document().gallery
             #expect(
@@ -261,6 +265,35 @@ import Testing
                 try await StateView(client.call(.get, "/api/galleries/Trip.gallery", headers: harness.headers).json).items.allSatisfy {
                     $0["status"] as? String == "ok"
                 })
+        }
+    }
+
+    /// Three links dropped at once: each goes in as soon as it has come, in the drop's order
+    /// (they all waited for the slowest, here one held until the test lets it go).
+    @Test func eachImageOfADropGoesInWhenItHasCome() async throws {
+        let images = try ImageServer()
+        let harness = try ServerHarness()
+        let ids = try harness.document().ids
+        let key = UUID().uuidString
+        let held = images.url("/gated/\(key)/01-dawn.jpg").absoluteString
+        let fast = ["02-forest.jpg", "05-leaf.webp"].map { images.url("/image/\($0)?tag=\(key)").absoluteString }
+        try await harness.test { client in
+            _ = try await client.call(
+                .post, "/api/galleries/Trip.gallery/drops", json: ["urls": [([held] + fast).joined(separator: "\n")], "before": ids[1]],
+                headers: harness.headers)
+            var urls: [String] = []
+            for _ in 0..<600 where urls.count < ids.count + 2 {
+                try await Task.sleep(for: .milliseconds(100))
+                urls = try harness.document().gallery.images.map(\.url.absoluteString)
+            }
+            #expect(Array(urls[1...2]) == fast, "the two that came are in, in order, while the first is held: \(urls)")
+            let state = try StateView(try await client.call(.get, "/api/galleries/Trip.gallery", headers: harness.headers).json)
+            #expect(
+                state.items[1]["url"] as? String == held && state.items[1]["status"] as? String == "loading", "its placeholder stands first"
+            )
+            try await images.openGate(key)
+            await harness.services.arrivals.waitForAll()
+            #expect(Array(try harness.document().gallery.images.map(\.url.absoluteString)[1...3]) == [held] + fast)
         }
     }
 

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// A local HTTP server for the fetching tests, on 127.0.0.1 and a free port: sample images with
 /// delays, errors, redirects, a server that never answers, bodies that trickle or are too big.
 /// No test touches the internet. Stopped when the value goes away.
@@ -12,6 +16,7 @@ import Foundation
 /// - `/hang` — never answers; `/trickle` — a header, then one byte a second, forever
 /// - `/big?bytes=N` (with Content-Length) and `/big-unannounced?bytes=N` (without)
 /// - `/flaky/KEY/NAME` — 503 the first time KEY is asked for, the image after that
+/// - `/gated/KEY/NAME` — the image once `/open/KEY` has been asked for (at most 2 minutes)
 public final class ImageServer: @unchecked Sendable {
     public let port: Int
     private let process: Process
@@ -48,5 +53,10 @@ public final class ImageServer: @unchecked Sendable {
     static let script = Repository.root.appendingPathComponent("Tests/GalleryTestSupport/image_server.py")
 
     /// `http://127.0.0.1:PORT` + `path`.
+    /// Lets the images held at `/gated/KEY/…` go.
+    public func openGate(_ key: String) async throws {
+        _ = try await URLSession.shared.data(from: url("/open/\(key)"))
+    }
+
     public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 }

@@ -8,6 +8,11 @@ ROOT = sys.argv[1]
 TYPES = {".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif", ".tif": "image/tiff"}
 seen = set()
 lock = threading.Lock()
+gates = {}
+
+def gate(key):
+    with lock:
+        return gates.setdefault(key, threading.Event())
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -84,6 +89,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     self.image(parts[2])
                 else:
                     self.send(410)
+            elif parts[0] == "gated":
+                gate(parts[1]).wait(120)
+                self.image(parts[2], parts[1])
+            elif parts[0] == "open":
+                gate(parts[1]).set()
+                self.send(204)
             elif parts[0] == "flaky":
                 with lock:
                     first = parts[1] not in seen

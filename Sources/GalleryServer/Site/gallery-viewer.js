@@ -18,6 +18,7 @@
       unload: app.images.forget,
       explainFailure: app.failureReason,
       retryURL: function (url) { return url + '?retry=' + Date.now(); },
+      retryFailed: function (item) { app.send('retries', { id: item.id }); },
       actions: [{
         label: 'Keep in gallery',
         title: "Store this image's bytes in the document",

@@ -29,6 +29,8 @@
 //   explainFailure(url) -> Promise<reason or null>: why the large image did not load (null: it
 //             came but cannot be decoded, and its thumbnail stays); the viewer then says so
 //   retryURL(url): the address that asks for an image again (a Retry button) when it failed
+//   retryFailed(item): fetches again an image that failed when it was added (`item.error`), for
+//             the Retry button of its failure; the caller's new items then show it
 //   actions:  [{ label, title, isShown(item), run(index, item) }], buttons in the viewer's bar
 //   onDelete(index, item): a Delete button (and the Delete key) that removes the image shown; the
 //             viewer plays the removal and shows the next image (the previous after the last)
@@ -125,7 +127,7 @@
         frame.classList.remove('ready', 'loading');
         v.unload(placeholder);
         v.unload(photo);
-        showFailure(problem, item.url, false);
+        showFailure(problem, item.url, Boolean(item.error && options.retryFailed));
         return;
       }
       failure.hidden = true;
@@ -173,6 +175,8 @@
       showFailure(reason, item.url, Boolean(options.retryURL));
     });
     v.retryButton.addEventListener('click', function () {
+      // An image that failed when it was added is fetched again by its caller (an edit).
+      if (v.shown && v.shown.error && options.retryFailed) return options.retryFailed(v.shown);
       if (!v.shown || !options.retryURL) return;
       frame.classList.remove('failed');
       showLarge(v.shown, options.retryURL(v.sizeOf(v.shown, 1).url));
