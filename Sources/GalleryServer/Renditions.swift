@@ -73,8 +73,11 @@ actor Renditions {
             let fetcher = fetcher
             let task = Task<[Int: Data], Never> {
                 let cached = (try? await offloaded { fetcher.cachedRenditions(longEdges: rest, ofImageWithSHA256: sha256) }) ?? [:]
-                guard cached.count < rest.count, let image = await bytes() else { return cached }
-                return (try? await offloaded { fetcher.renditions(longEdges: rest, ofImageWithSHA256: sha256) { image } }) ?? cached
+                // Only the sizes the cache lacks are made (the cached ones are not read again).
+                let missing = rest.filter { cached[$0] == nil }
+                guard !missing.isEmpty, let image = await bytes() else { return cached }
+                let made = (try? await offloaded { fetcher.renditions(longEdges: missing, ofImageWithSHA256: sha256) { image } }) ?? [:]
+                return cached.merging(made) { kept, _ in kept }
             }
             for edge in rest { making[key(sha256, edge)] = task }
             found = await task.value
