@@ -72,7 +72,7 @@ actor Arrivals {
                     }
                 }
             }
-            await self.finished(job)
+            self.finished(job)
         }
         lastInsertion[url] = task
         running[job] = task

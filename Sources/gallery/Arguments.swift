@@ -83,6 +83,36 @@ extension Array where Element == ImageIndex {
     var offsets: [Int] { map(\.offset) }
 }
 
+/// `--verbose`: with an error or an image left out, also what the library underneath said
+/// (libvips', libarchive's own message: `GalleryError.detail`), on a line of its own.
+struct VerboseOption: ParsableArguments {
+    @Flag(help: "With an error or an image left out, also print what the image or archive library said.")
+    var verbose = false
+
+    /// Runs `body`; with `--verbose`, an error it throws that has a detail is reported with it.
+    func reporting<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as GalleryError where verbose && error.detail != nil {
+            throw DetailedError(error: error)
+        }
+    }
+
+    /// `reporting(_:)` of an asynchronous body.
+    func reporting<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as GalleryError where verbose && error.detail != nil {
+            throw DetailedError(error: error)
+        }
+    }
+}
+
+/// An error to report with its detail (`--verbose`).
+struct DetailedError: Error {
+    var error: GalleryError
+}
+
 /// `--json`, shared by the commands that can print for programs.
 struct JSONOption: ParsableArguments {
     @Flag(help: "Print JSON instead of a table.")

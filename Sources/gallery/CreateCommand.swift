@@ -77,7 +77,7 @@ struct CreateCommand: AsyncParsableCommand {
         print(
             "Created \(Output.name(url)) with \(Output.count(images.count, "image")) (\(cached) cached\(failed > 0 ? ", \(failed) failed" : ""))."
         )
-        try FetchReport.finish(prepared.failures, skipped: fetching.skipFailed)
+        try fetching.finish(prepared.failures, skipped: fetching.skipFailed)
     }
 
     /// The document to write: the path given, with `.gallery` added when it has no extension.

@@ -181,7 +181,7 @@ struct AddAction: EditAction {
     }
 
     func finish(_ prepared: Preparation) throws {
-        try FetchReport.finish(prepared.images.failures, skipped: fetching.skipFailed)
+        try fetching.finish(prepared.images.failures, skipped: fetching.skipFailed)
     }
 
     /// Whether the document at `url` stores the bytes of every image it has (and has some).
@@ -301,7 +301,7 @@ struct CacheAction: EditAction {
     }
 
     func finish(_ refresh: ImageRefresh) throws {
-        try FetchReport.finish(refresh.prepared.failures, skipped: true, verb: "not cached")
+        try fetching.finish(refresh.prepared.failures, skipped: true, verb: "not cached")
     }
 }
 
@@ -328,7 +328,7 @@ struct RetryAction: EditAction {
     }
 
     func finish(_ refresh: ImageRefresh) throws {
-        try FetchReport.finish(refresh.prepared.failures, skipped: false, verb: "still failed")
+        try fetching.finish(refresh.prepared.failures, skipped: false, verb: "still failed")
     }
 }
 

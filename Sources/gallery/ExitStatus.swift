@@ -25,8 +25,11 @@ enum ExitStatus {
     }
 
     /// Prints `gallery: error: <file>: <reason>` on stderr and exits with the error's status.
-    static func fail(with error: GalleryError) -> Never {
+    /// With `showingDetail`, what the library underneath said follows on a line of its own,
+    /// `gallery: detail: <message>` (`--verbose`).
+    static func fail(with error: GalleryError, showingDetail: Bool = false) -> Never {
         FileHandle.standardError.write(Data("gallery: error: \(error)\n".utf8))
+        if showingDetail, let detail = error.detail { FileHandle.standardError.write(Data("gallery: detail: \(detail)\n".utf8)) }
         exit(status(for: error.code))
     }
 

@@ -66,14 +66,23 @@ struct FetchOptions: ParsableArguments {
     )
     var skipFailed = false
 
+    @OptionGroup var verbosity: VerboseOption
+
     /// Prepares `sources` (downloading web images), with a progress line on a terminal.
     func prepare(_ sources: [ImageSource], cache: Bool, thumbnails: Bool = true) async throws -> PreparedImages {
         let needsFetcher = sources.contains { if case .web = $0 { true } else { false } }
-        return try await downloads.withFetcher(needed: needsFetcher) { fetcher, progress in
-            try await PreparedImages.prepare(
-                sources, cache: cache, thumbnails: thumbnails, skippingFailed: skipFailed, fetcher: fetcher, progress: progress
-            )
+        return try await verbosity.reporting {
+            try await downloads.withFetcher(needed: needsFetcher) { fetcher, progress in
+                try await PreparedImages.prepare(
+                    sources, cache: cache, thumbnails: thumbnails, skippingFailed: skipFailed, fetcher: fetcher, progress: progress
+                )
+            }
         }
+    }
+
+    /// Lists what could not be had (`FetchReport.finish`), with the library's detail under `--verbose`.
+    func finish(_ failures: [PreparedImages.Failure], skipped: Bool, verb: String? = nil) throws {
+        try FetchReport.finish(failures, skipped: skipped, verb: verb, detailed: verbosity.verbose)
     }
 }
 
@@ -120,10 +129,11 @@ struct ByteCount: ExpressibleByArgument {
 /// Lists what could not be fetched on stderr, one line each, and says whether all went well.
 enum FetchReport {
     /// Prints one line per failure and, if there were any, ends with `ExitStatus.someImagesFailed`.
-    static func finish(_ failures: [PreparedImages.Failure], skipped: Bool, verb: String? = nil) throws {
+    static func finish(_ failures: [PreparedImages.Failure], skipped: Bool, verb: String? = nil, detailed: Bool = false) throws {
         for failure in failures {
             let what = verb ?? (skipped ? "skipped" : "added as failed")
             FileHandle.standardError.write(Data("gallery: \(what): \(failure.source): \(failure.reason)\n".utf8))
+            if detailed, let detail = failure.detail { FileHandle.standardError.write(Data("gallery: detail: \(detail)\n".utf8)) }
         }
         if !failures.isEmpty { throw ExitCode(ExitStatus.someImagesFailed) }
     }

@@ -44,6 +44,8 @@ struct GalleryCommand: AsyncParsableCommand {
             }
         } catch let error as GalleryError {
             ExitStatus.fail(with: error)
+        } catch let detailed as DetailedError {
+            ExitStatus.fail(with: detailed.error, showingDetail: true)
         } catch {
             ExitStatus.fail(with: error, parsing: self)
         }

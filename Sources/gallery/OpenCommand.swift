@@ -20,8 +20,10 @@ struct OpenCommand: ParsableCommand {
 
     @OptionGroup var output: JSONOption
 
+    @OptionGroup var verbosity: VerboseOption
+
     func run() throws {
-        let gallery = try GalleryDocument(contentsOf: document.url).gallery
+        let gallery = try verbosity.reporting { try GalleryDocument(contentsOf: document.url).gallery }
         ProcessExit.keep(gallery)
         RecentDocuments().record(document.url, .opened)
         if output.json {

@@ -23,6 +23,8 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var output: JSONOption
 
+    @OptionGroup var verbosity: VerboseOption
+
     struct ReportJSON: Encodable {
         var path: String
         var ok: Bool
@@ -31,9 +33,15 @@ struct VerifyCommand: ParsableCommand {
         var cachedImages: Int?
         var revisions: Int?
         var error: String?
+        /// What the archive library said, when it said more than `error`.
+        var detail: String?
     }
 
     func run() throws {
+        try verbosity.reporting(check)
+    }
+
+    private func check() throws {
         do {
             let report = try BundleVerifier.verify(document.url)
             if output.json {
@@ -48,7 +56,9 @@ struct VerifyCommand: ParsableCommand {
                 )
             }
         } catch let error as GalleryError {
-            if output.json { try Output.json(ReportJSON(path: document.url.pathForDisplay, ok: false, error: error.description)) }
+            if output.json {
+                try Output.json(ReportJSON(path: document.url.pathForDisplay, ok: false, error: error.description, detail: error.detail))
+            }
             throw error
         }
     }

@@ -119,15 +119,25 @@ def run(gallery, images, screenshots):
         wait_until(lambda: page.evaluate("() => scrollY") > scrolled + 50, "a swipe did not scroll the page")
         time.sleep(0.6)
         check(ids() == before, "a swipe moved an image")
+        # Scrolling down by a finger tucks the one-row bar away; its title shows from then on.
+        bar = "() => [document.querySelector('.bar').getBoundingClientRect().bottom, getComputedStyle(document.getElementById('title')).visibility]"
+        wait_until(lambda: page.evaluate(bar)[0] <= 1, f"the bar stayed while scrolling down: {page.evaluate(bar)}")
+        check(page.evaluate(bar)[1] == "visible", "the bar's title is hidden once the large title has scrolled away")
 
         page.evaluate("() => window.scrollTo(0, 0)")
+        # At the top the whole title stands above the images, and the bar (one row) does not repeat it.
+        title = on_disk().get("title") or "Trip"
+        large = page.evaluate("() => { const t = document.getElementById('large-title'); return [t.textContent, t.scrollWidth <= t.clientWidth, t.getBoundingClientRect().height] }")
+        check(large[0] == title and large[1] and large[2] > 0, f"the large title is {large}, not the whole of {title!r}")
+        wait_until(lambda: (lambda shown: shown[0] > 40 and shown[1] == "hidden")(page.evaluate(bar)), f"the bar at the top is {page.evaluate(bar)}")
+        check(page.evaluate("() => document.querySelector('.bar').offsetHeight") < 70, "the phone's bar is more than one row")
         fingers.pinch(centre_of(page, "#canvas"), 300, 60)
         wait_until(lambda: on_disk()["columns"] > spread, f"pinching two fingers left {spread} per row")
         browser.close()
 
 
 def main():
-    check_main("check_touch", run, "caption edit keeps the tile undraggable, a tap opens the viewer, long press and drag (one image, a selected stack), trash, pinch both ways, swipe scrolls")
+    check_main("check_touch", run, "caption edit keeps the tile undraggable, a tap opens the viewer, long press and drag (one image, a selected stack), trash, pinch both ways, swipe scrolls and tucks the bar away, the whole title above the images")
 
 
 if __name__ == "__main__":

@@ -132,10 +132,10 @@ import Testing
         #expect(warm.output == unindexed.output)
         #expect(try names(warm) == ["Trip 2", "trip 3", "Trip 10", "Broken"])
 
-        // The JSON shape is what it was: these keys, nulls included, for every document.
+        // The JSON shape: these keys, nulls included, for every document.
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(warm.output.utf8)) as? [[String: Any]])
         for row in rows {
-            #expect(row.keys.sorted() == ["bytes", "cached", "created", "error", "images", "modified", "name", "path", "title"])
+            #expect(row.keys.sorted() == ["bytes", "cached", "created", "detail", "error", "images", "modified", "name", "path", "title"])
         }
         #expect(rows[3]["error"] is String)
         #expect(rows[3]["title"] is NSNull)
@@ -162,6 +162,7 @@ import Testing
                 "bytes" : \(try size("a.gallery")),
                 "cached" : 0,
                 "created" : "2026-01-02T03:04:05Z",
+                "detail" : null,
                 "error" : null,
                 "images" : 0,
                 "modified" : "2026-01-02T03:04:05Z",
@@ -173,6 +174,7 @@ import Testing
                 "bytes" : \(try size("b\"q.gallery")),
                 "cached" : 0,
                 "created" : "1969-12-31T23:59:59Z",
+                "detail" : null,
                 "error" : null,
                 "images" : 0,
                 "modified" : "2026-01-02T03:04:05Z",
@@ -184,7 +186,8 @@ import Testing
                 "bytes" : 5,
                 "cached" : null,
                 "created" : null,
-                "error" : "not a gallery document (not a readable zip archive: Unrecognized archive format)",
+                "detail" : "Unrecognized archive format",
+                "error" : "not a gallery document (not a zip archive)",
                 "images" : null,
                 "modified" : null,
                 "name" : "c",

@@ -169,6 +169,38 @@ extension CLITests {
         #expect(try images("Mixed.gallery").count == 1)
     }
 
+    /// The plain reason is for people; `--verbose` adds what the library underneath said, on a
+    /// line of its own, for an error and for each image left out, and `verify --json` carries it.
+    @Test func verboseAddsTheLibrarysOwnWords() throws {
+        let photo = try folder.distinctImages(1, from: Repository.sampleImage(".jpg"))[0].lastPathComponent
+        try Data("shopping list".utf8).write(to: folder.path("notes.jpg"))
+        let plain = "gallery: error: \(folder.path("notes.jpg").path): is not an image this program can read"
+        let stopped = try Command.gallery(["create", "Mixed.gallery", photo, "notes.jpg", "--verbose"], in: folder.url)
+        #expect(stopped.status == 65)
+        let lines = stopped.errorOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasPrefix(plain), "\(stopped)")
+        #expect(lines.last?.hasPrefix("gallery: detail: ") == true && lines.last!.count > 20, "\(stopped)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("Mixed.gallery").path))
+
+        let skipped = try Command.gallery(["create", "Mixed.gallery", photo, "notes.jpg", "--skip-failed", "--verbose"], in: folder.url)
+        #expect(skipped.status == 2)
+        let skipLines = skipped.errorOutput.split(separator: "\n").map(String.init)
+        #expect(skipLines.count == 2 && skipLines[0].hasPrefix("gallery: skipped: "), "\(skipped)")
+        #expect(skipLines.last == lines.last, "\(skipped)")
+
+        try Data("garbage".utf8).write(to: folder.path("Junk.gallery"))
+        let opened = try Command.gallery(["open", "Junk.gallery", "--verbose"], in: folder.url)
+        #expect(opened.status == 65)
+        #expect(
+            opened.errorOutput
+                == "gallery: error: \(folder.path("Junk.gallery").path): not a gallery document (not a zip archive)\ngallery: detail: Unrecognized archive format\n"
+        )
+        let verified = try Command.gallery(["verify", "Junk.gallery", "--json"], in: folder.url)
+        #expect(verified.status == 65)
+        #expect(verified.output.contains(#""detail" : "Unrecognized archive format""#), "\(verified)")
+        #expect(try Command.gallery(["open", "Junk.gallery"], in: folder.url).errorOutput.split(separator: "\n").count == 1)
+    }
+
     /// A position below 1 is one error everywhere, naming the document it is a position in
     /// (`copy` was refused by the argument parser, naming neither document).
     @Test(arguments: [

@@ -18,7 +18,7 @@ enum LibArchive {
     /// The error libarchive last recorded for `archive`.
     static func error(_ archive: OpaquePointer, _ operation: String) -> GalleryError {
         let message = archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
-        return GalleryError(.damagedDocument, "\(operation): \(message)")
+        return GalleryError(.damagedDocument, "\(operation): \(message)", detail: message)
     }
 
     /// A failed write: the system's reason when there is one ("no space left on device"), which

@@ -66,6 +66,13 @@ extension DocumentIndex {
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "CREATE TABLE fullTextState (isInStep BOOLEAN NOT NULL); INSERT INTO fullTextState VALUES (1)")
         }
+        // A damaged document's error keeps the library's own words beside the reason
+        // (`GalleryError.detail`). Rows of damaged documents are read again at the next
+        // listing (a size no file has fails their stamp): their reasons were worded otherwise.
+        migrator.registerMigration("v4") { db in
+            try db.execute(
+                sql: "ALTER TABLE document ADD COLUMN errorDetail TEXT; UPDATE document SET size = -1 WHERE errorCode IS NOT NULL")
+        }
         return migrator
     }()
 
@@ -148,7 +155,7 @@ extension DocumentIndex {
     /// The columns `IndexRow` decodes, in order.
     private static let columns = """
         path, device, inode, size, modifiedNanoseconds, changedNanoseconds, isSettled, name, title, \
-        imageCount, cachedImageCount, created, modified, errorCode, errorPath, errorReason
+        imageCount, cachedImageCount, created, modified, errorCode, errorPath, errorReason, errorDetail
         """
 
     /// The columns `FileStamp.init(_: Row)` decodes (after `path`), then `isSettled`.
@@ -312,6 +319,7 @@ extension DocumentIndex {
                 store.bind(summary.error?.code.description)
                 store.bind(summary.error?.path)
                 store.bind(summary.error?.reason)
+                store.bind(summary.error?.detail)
                 store.bind(text.name)
                 store.bind(text.title)
                 store.bind(text.captions)
@@ -367,7 +375,8 @@ struct IndexRow {
         summary.modified = try row.double(12).map(Date.init(timeIntervalSinceReferenceDate:))
         if let code = try row.text(13) {
             guard let value = GalleryError.Code.Value(rawValue: code) else { throw IndexUnusable(reason: "unknown error code \(code)") }
-            summary.error = GalleryError(GalleryError.Code(value: value), path: try row.text(14), try row.text(15) ?? "")
+            summary.error = GalleryError(
+                GalleryError.Code(value: value), path: try row.text(14), try row.text(15) ?? "", detail: try row.text(16))
         }
     }
 }

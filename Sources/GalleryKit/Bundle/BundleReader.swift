@@ -271,7 +271,10 @@ enum BundleReader {
         do {
             return try body()
         } catch let error as GalleryError where error.code == .damagedDocument {
-            throw GalleryError(.damagedDocument, "not a gallery document (\(error.reason))")
+            // libarchive's words ("Unrecognized archive format") are the detail, not the reason.
+            let detail = error.detail ?? error.reason
+            let what = detail == "Unrecognized archive format" ? "not a zip archive" : "its zip directory is damaged"
+            throw GalleryError(.damagedDocument, "not a gallery document (\(what))", detail: detail)
         }
     }
 }

@@ -14,6 +14,8 @@ public struct PreparedImages: Sendable {
         public var source: String
         /// Why, in words for a person.
         public var reason: String
+        /// What the library underneath said, if it said more (`GalleryError.detail`).
+        public var detail: String? = nil
     }
 
     /// The images in the order of the sources; failed ones are kept as "failed" items (a square
@@ -64,9 +66,11 @@ public struct PreparedImages: Sendable {
                 slots[item.position] = prepared
             case .failure(let error as GalleryError) where skippingFailed && error.code != .ioFailure:
                 // A file that is no image (or is gone) is left out; a failing disk stops everything.
-                failures.append(Failure(position: item.position, source: item.url.pathForDisplay, reason: error.reason))
+                failures.append(
+                    Failure(position: item.position, source: item.url.pathForDisplay, reason: error.reason, detail: error.detail))
             case .failure(let error as GalleryError) where error.code == .notAnImage:
-                throw GalleryError(error.code, path: error.path, "\(error.reason) (--skip-failed leaves out what is not an image)")
+                throw GalleryError(
+                    error.code, path: error.path, "\(error.reason) (--skip-failed leaves out what is not an image)", detail: error.detail)
             case .failure(let error):
                 throw error
             }
@@ -83,7 +87,8 @@ public struct PreparedImages: Sendable {
                 case .success(let prepared):
                     slots[item.position] = prepared
                 case .failure(let reason):
-                    failures.append(Failure(position: item.position, source: item.url.absoluteString, reason: reason.reason))
+                    failures.append(
+                        Failure(position: item.position, source: item.url.absoluteString, reason: reason.reason, detail: reason.detail))
                     if !skippingFailed {
                         let failed = GalleryImage(url: item.url, aspectRatio: 1, status: .failed, error: reason.reason)
                         slots[item.position] = GalleryDocument.PreparedImage(image: failed)
@@ -133,7 +138,7 @@ extension GalleryDocument {
             case .downloaded:
                 return prepared.next()!.mapError { error in
                     guard let error = error as? GalleryError, error.code == .notAnImage else { return FetchFailure("\(error)") }
-                    return FetchFailure(error.reason)
+                    return FetchFailure(error.reason, detail: error.detail)
                 }
             }
         }

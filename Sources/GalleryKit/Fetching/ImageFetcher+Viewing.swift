@@ -4,10 +4,13 @@ import Foundation
 public struct FetchFailure: Error, Sendable, Equatable {
     /// Why, in words for a person.
     public var reason: String
+    /// What the library underneath said, if it said more (`GalleryError.detail`).
+    public var detail: String?
 
     /// A failure for the given reason.
-    public init(_ reason: String) {
+    public init(_ reason: String, detail: String? = nil) {
         self.reason = reason
+        self.detail = detail
     }
 }
 

@@ -22,6 +22,10 @@ enum LibVips {
     /// thumbnails made on several threads at once crashed in it.
     static var runsVectorCode: Bool { gallerykit_vips_vector_is_enabled() != 0 }
 
+    /// Why an image whose header was read could not be decoded, in a person's words; libvips'
+    /// own message ("VipsJpeg: Premature end of JPEG file") goes in the error's detail.
+    static let undecodable = "its data could not be decoded (the file may be damaged or cut short)"
+
     /// Why a libvips call failed, in libvips' words.
     struct Failure: Error {
         var message: String
@@ -76,7 +80,7 @@ enum LibVips {
                 FileLocation.withPath(of: url) { path in readHeader { gallerykit_vips_header(path, nil, 0, $0, $1, $2, $3, $4) } }
             }
         } catch {
-            throw GalleryError(.notAnImage, url: url, ImageProbe.whyNotAnImage(fileAt: url))
+            throw GalleryError(.notAnImage, url: url, ImageProbe.whyNotAnImage(fileAt: url), detail: error.message)
         }
     }
 
@@ -90,7 +94,7 @@ enum LibVips {
                 }
             }
         } catch {
-            throw GalleryError(.notAnImage, ImageProbe.whyNotAnImage(image.prefix(ImageProbe.sniffedBytes)))
+            throw GalleryError(.notAnImage, ImageProbe.whyNotAnImage(image.prefix(ImageProbe.sniffedBytes)), detail: error.message)
         }
     }
 

@@ -62,7 +62,9 @@ public struct Rendition: Sendable, Equatable {
     /// larger than the image), in that order. The image is decoded once.
     /// - Throws: `.notAnImage` if libvips cannot read the image.
     public static func make(fromFileAt url: URL, longEdges: [Int]) throws -> [Rendition] {
-        try make(longEdges, failure: { GalleryError(.notAnImage, url: url, "cannot make a display size (\($0))") }) { outputs in
+        try make(
+            longEdges, failure: { GalleryError(.notAnImage, url: url, "cannot make a display size: \(LibVips.undecodable)", detail: $0) }
+        ) { outputs in
             FileLocation.withPath(of: url) { path in outputs(path, nil, 0) }
         }
     }
@@ -70,7 +72,8 @@ public struct Rendition: Sendable, Equatable {
     /// Renditions of an image held in memory, one per long edge in `longEdges`, in that order.
     /// - Throws: `.notAnImage` if libvips cannot read the image.
     public static func make(from image: Data, longEdges: [Int]) throws -> [Rendition] {
-        try make(longEdges, failure: { GalleryError(.notAnImage, "cannot make a display size (\($0))") }) { outputs in
+        try make(longEdges, failure: { GalleryError(.notAnImage, "cannot make a display size: \(LibVips.undecodable)", detail: $0) }) {
+            outputs in
             image.withUnsafeBytes { bytes in outputs(nil, bytes.baseAddress, bytes.count) }
         }
     }

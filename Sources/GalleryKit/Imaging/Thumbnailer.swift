@@ -11,7 +11,8 @@ public enum Thumbnailer {
     /// A thumbnail of the image file at `url`: shrink-on-load, EXIF orientation applied.
     /// - Throws: `.notAnImage` if libvips cannot make one.
     public static func jpeg(forFileAt url: URL) throws -> Data {
-        try encode(failure: { GalleryError(.notAnImage, url: url, "cannot make a thumbnail (\($0))") }) { buffer, length in
+        try encode(failure: { GalleryError(.notAnImage, url: url, "cannot make a thumbnail: \(LibVips.undecodable)", detail: $0) }) {
+            buffer, length in
             FileLocation.withPath(of: url) { path in
                 gallerykit_vips_thumbnail(path, nil, 0, Int32(longEdge), buffer, length)
             }
@@ -21,7 +22,8 @@ public enum Thumbnailer {
     /// A thumbnail of an image held in memory (bytes cached in a document).
     /// - Throws: `.notAnImage` if libvips cannot make one.
     public static func jpeg(for image: Data) throws -> Data {
-        try encode(failure: { GalleryError(.notAnImage, "cannot make a thumbnail (\($0))") }) { buffer, length in
+        try encode(failure: { GalleryError(.notAnImage, "cannot make a thumbnail: \(LibVips.undecodable)", detail: $0) }) {
+            buffer, length in
             image.withUnsafeBytes { bytes in
                 gallerykit_vips_thumbnail(nil, bytes.baseAddress, bytes.count, Int32(longEdge), buffer, length)
             }
@@ -48,7 +50,7 @@ public enum Thumbnailer {
                 width: plan.width, height: plan.height, cells: cells, title: nil, encoding: .jpeg(quality: 80), unreadableFails: true
             )
         } catch let error as GalleryError {
-            throw GalleryError(.notAnImage, "cannot make the document preview (\(error.reason))")
+            throw GalleryError(.notAnImage, "cannot make the document preview (\(error.reason))", detail: error.detail)
         }
     }
 

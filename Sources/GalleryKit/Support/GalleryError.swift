@@ -59,17 +59,27 @@ public struct GalleryError: Error, CustomStringConvertible, Sendable, Equatable 
     public let path: String?
     /// Why it failed, in words for a person.
     public let reason: String
+    /// What the library underneath said (libvips', libarchive's own message), for a front end's
+    /// verbose or machine-readable output; never part of `description`, which is for people.
+    public let detail: String?
 
     /// Creates an error about the file at `path`.
-    public init(_ code: Code, path: String? = nil, _ reason: String) {
+    public init(_ code: Code, path: String? = nil, _ reason: String, detail: String? = nil) {
         self.code = code
         self.path = path
         self.reason = reason
+        self.detail = detail
     }
 
     /// Creates an error about the file at `url`.
-    public init(_ code: Code, url: URL, _ reason: String) {
-        self.init(code, path: FileLocation.displayPath(of: url), reason)
+    public init(_ code: Code, url: URL, _ reason: String, detail: String? = nil) {
+        self.init(code, path: FileLocation.displayPath(of: url), reason, detail: detail)
+    }
+
+    /// Errors are the same when they say the same to a person: the detail underneath may vary
+    /// with the library's version.
+    public static func == (left: GalleryError, right: GalleryError) -> Bool {
+        left.code == right.code && left.path == right.path && left.reason == right.reason
     }
 
     /// The one line for a person: the path, then the reason (`Trip.gallery: no such document`).
@@ -80,7 +90,7 @@ public struct GalleryError: Error, CustomStringConvertible, Sendable, Equatable 
 
     /// The same error, about another file, unless it already names one.
     func about(_ path: String) -> GalleryError {
-        self.path == nil ? GalleryError(code, path: path, reason) : self
+        self.path == nil ? GalleryError(code, path: path, reason, detail: detail) : self
     }
 
     /// The same error, about `url`, unless it already names a file.

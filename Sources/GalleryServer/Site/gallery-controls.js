@@ -31,7 +31,9 @@
   window.addEventListener('scroll', function () {
     const y = window.scrollY, step = y - lastScroll;
     if (Math.abs(step) < 6) return;
-    bar.classList.toggle('tucked', step > 0 && y > bar.offsetHeight && !bar.contains(document.activeElement));
+    // Not "while focus is in the bar": a button tapped there (Select) keeps the focus, and the
+    // bar then never tucked again.
+    bar.classList.toggle('tucked', step > 0 && y > bar.offsetHeight && !app.titleEditor);
     lastScroll = y;
   }, { passive: true });
 

@@ -81,10 +81,7 @@
   function showHeader() {
     const state = app.state;
     document.title = (state.title || app.fileName) + ' — Gallery';
-    if (!app.titleEditor) {
-      titleHeading.dataset.title = state.title || '';
-      titleHeading.textContent = state.title || app.fileName;
-    }
+    if (!app.titleEditor) app.showTitle(state.title || '');
     undoButton.disabled = !state.canUndo;
     redoButton.disabled = !state.canRedo;
     // The column range (and the viewer's filmstrip cell) are the library's (PageStyle), not

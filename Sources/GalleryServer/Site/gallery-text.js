@@ -61,13 +61,27 @@
       const text = input.value.trim();
       titleHeading.setAttribute('role', 'button');
       titleHeading.tabIndex = 0;
-      titleHeading.dataset.title = save ? text : before;
-      titleHeading.textContent = titleHeading.dataset.title || app.fileName;
+      app.showTitle(save ? text : before);
       if (document.activeElement === input || document.activeElement === document.body) titleHeading.focus();
       // Empty text clears the title: the page then shows the file name.
       if (save && text !== before) app.edit({ action: 'title', text: text });
     });
   }
+
+  // On a phone the bar has room for a few words of the title: the whole of it stands above the
+  // images, as a large title (Photos' album), and the bar's shows once that has scrolled away.
+  const largeTitle = document.getElementById('large-title');
+  app.showTitle = function (title) {
+    titleHeading.dataset.title = title;
+    titleHeading.textContent = title || app.fileName;
+    largeTitle.textContent = titleHeading.textContent;
+  };
+  const barHeight = document.querySelector('.bar').offsetHeight;
+  new IntersectionObserver(function (entries) {
+    const entry = entries[entries.length - 1];
+    document.body.classList.toggle('large-title-shown', entry.isIntersecting && entry.intersectionRatio >= 0.5);
+  }, { rootMargin: (-barHeight) + 'px 0px 0px 0px', threshold: [0, 0.5, 1] }).observe(largeTitle);
+  largeTitle.addEventListener('click', editTitle);
 
   titleHeading.addEventListener('click', editTitle);
   titleHeading.addEventListener('keydown', function (event) {

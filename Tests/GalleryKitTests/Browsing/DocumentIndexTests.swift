@@ -396,6 +396,33 @@ import Testing
         #expect(titles(warm) == ["a": "Alpha", "b": "Bravo"])
     }
 
+    /// A damaged document's row keeps the library's own words (`detail`) beside the reason. An
+    /// index made before it did ("v4") reads its damaged documents again, and only those.
+    @Test func aDamagedDocumentKeepsItsDetailAndAnOlderIndexReadsItAgain() throws {
+        try save("a.gallery", title: "Alpha")
+        try Data("garbage".utf8).write(to: folder.path("broken.gallery"))
+        func broken(_ listing: DocumentListing) -> GalleryError? { listing.documents.first { $0.name == "broken" }?.error }
+        let cold = try listing()
+        #expect(broken(cold)?.reason == "not a gallery document (not a zip archive)")
+        #expect(broken(cold)?.detail == "Unrecognized archive format")
+        let warm = try listing()
+        #expect(warm.readCount == 0 && broken(warm)?.detail == "Unrecognized archive format")
+        let database = cache.path("browse-index.sqlite")
+        try sqlite(
+            database,
+            """
+            ALTER TABLE document DROP COLUMN errorDetail;
+            UPDATE document SET errorReason = 'not a gallery document (not a readable zip archive: Unrecognized archive format)'
+                WHERE errorCode IS NOT NULL;
+            DELETE FROM grdb_migrations WHERE identifier = 'v4';
+            """)
+        let upgraded = try listing()
+        #expect(upgraded.isIndexed && upgraded.readCount == 1)
+        #expect(broken(upgraded)?.reason == "not a gallery document (not a zip archive)")
+        #expect(broken(upgraded)?.detail == "Unrecognized archive format")
+        #expect(titles(upgraded)["a"] == "Alpha")
+    }
+
     /// The full-text table keeps no column sizes (only ranking reads them); an index made while
     /// it kept them is made so in place ("v2"): its rows stay, and it searches as before.
     @Test func anIndexWhoseFullTextTableKeptColumnSizesIsUpgradedInPlace() throws {
@@ -419,7 +446,7 @@ import Testing
         #expect(search.isIndexed && search.readCount == 0)
         #expect(titles(search) == ["b": "Bravo"])
         #expect(try query(database, tables) == ["documentText", "documentText_config", "documentText_data", "documentText_idx"])
-        #expect(try query(database, "SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2", "v3"])
+        #expect(try query(database, "SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2", "v3", "v4"])
         #expect(titles(try listing()) == ["a": "Alpha", "b": "Bravo"])
         // The rebuilt table forgets a rewritten document's old text ('delete' with the old values).
         try FileManager.default.removeItem(at: folder.path("b.gallery"))
