@@ -104,11 +104,32 @@ public struct GalleryServer: Sendable {
         return application
     }
 
-    /// The URL that opens the app, token included.
+    /// The URL that opens the app on this machine, token included: on the loopback address
+    /// when the server listens on every address (a browser cannot go to 0.0.0.0 elsewhere).
     func address(port: Int) -> URL {
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return URL(string: "http://\(host):\(port)/?token=\(token)")!
+        let host = ["0.0.0.0": "127.0.0.1", "::": "::1"][configuration.host] ?? configuration.host
+        return url(host: host, port: port)
     }
+
+    /// The URLs other machines (a phone on the same network) open the app with, when the server
+    /// listens on every address: one per address of this machine's interfaces, loopback and
+    /// link-local ones aside; none otherwise.
+    public func addressesForOtherMachines(port: Int) -> [URL] {
+        guard Self.wildcardHosts.contains(configuration.host) else { return [] }
+        return Self.interfaceAddresses()
+            .filter { address in
+                let lowered = address.lowercased()
+                guard configuration.host == "::" || !address.contains(":") else { return false }
+                return !address.hasPrefix("127.") && lowered != "::1" && !lowered.hasPrefix("fe80:")
+            }
+            .map { url(host: $0, port: port) }
+    }
+
+    private func url(host: String, port: Int) -> URL {
+        URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)/?token=\(token)")!
+    }
+
+    private static let wildcardHosts: Set<String> = ["0.0.0.0", "::"]
 
     /// The app's routes behind its guard.
     func makeRouter(services: Services) -> Router<BasicRequestContext> {
@@ -127,7 +148,7 @@ public struct GalleryServer: Sendable {
         var hosts: Set<String> = ["127.0.0.1", "localhost", "[::1]"]
         var named = [configuration.host]
         // Listening on every address: other machines name this one by one of its addresses.
-        if ["0.0.0.0", "::"].contains(configuration.host) { named += Self.interfaceAddresses() + [ProcessInfo.processInfo.hostName] }
+        if Self.wildcardHosts.contains(configuration.host) { named += Self.interfaceAddresses() + [ProcessInfo.processInfo.hostName] }
         for host in named {
             hosts.insert(host.contains(":") ? "[\(host.lowercased())]" : host.lowercased())
         }

@@ -120,18 +120,57 @@ struct JSONOption: ParsableArguments {
 }
 
 /// Images given on the command line: paths (relative to the current directory), file:// URLs,
-/// or http(s) URLs, which are fetched (search-engine result links are unwrapped first).
-func imageSources(_ arguments: [String]) throws -> [ImageSource] {
-    try arguments.map { argument in
-        // "C:" or a bare word is a path; a scheme of two letters or more is a URL.
-        if let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 {
-            do {
-                return try ImageSource(url)
-            } catch let error as GalleryError {
-                throw ValidationError("\(argument): \(error.reason)")
+/// or http(s) URLs, which are fetched (search-engine result links are unwrapped first), and
+/// folders, which stand for the files in them.
+struct ImageArguments: Sendable {
+    /// The images, in the order given, a folder's files in its place.
+    var sources: [ImageSource] = []
+    /// The folder each of a folder's files came from, by position in `sources`.
+    var folders: [Int: URL] = [:]
+
+    /// Images already known (a document's own, fetched again), none from a folder.
+    init(sources: [ImageSource]) {
+        self.sources = sources
+    }
+
+    init(_ arguments: [String]) throws {
+        for argument in arguments {
+            // "C:" or a bare word is a path; a scheme of two letters or more is a URL.
+            if let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 {
+                do {
+                    sources.append(try ImageSource(url))
+                } catch let error as GalleryError {
+                    throw ValidationError("\(argument): \(error.reason)")
+                }
+                continue
+            }
+            let url = RawArguments.fileURL(for: argument)
+            guard let files = try Self.files(inFolder: url) else {
+                sources.append(.file(url))
+                continue
+            }
+            for file in files {
+                folders[sources.count] = url
+                sources.append(.file(file))
             }
         }
-        return .file(RawArguments.fileURL(for: argument))
+    }
+
+    /// The files of the folder at `url` (not its subfolders, nor hidden files), in name order as
+    /// a file manager sorts them ("2.jpg" before "10.jpg"); `nil` if `url` is no folder.
+    private static func files(inFolder url: URL) throws -> [URL]? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+        } catch {
+            throw GalleryError(.ioFailure, url: url, "cannot list the folder (\((error as NSError).localizedDescription))")
+        }
+        return names.filter { !$0.hasPrefix(".") }
+            .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            .map { url.appendingPathComponent($0) }
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
     }
 }
 

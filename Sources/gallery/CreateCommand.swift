@@ -14,6 +14,10 @@ struct CreateCommand: AsyncParsableCommand {
             --skip-failed is given. With --cache the images' bytes are stored in the document, \
             so it travels without the original files.
 
+            A folder stands for the images in it, in name order as a file manager shows them \
+            (2.jpg before 10.jpg): its other files (notes, SVGs, sidecars) are left out, named \
+            in one line, and its subfolders and hidden files are not read.
+
             The document's name ends in .gallery: "gallery create Trip photos/*.jpg" writes \
             Trip.gallery. Only a gallery document is ever replaced (with --force): a photo \
             named first by mistake is left as it is, and the error shows the command meant.
@@ -23,6 +27,7 @@ struct CreateCommand: AsyncParsableCommand {
 
             Examples:
               gallery create Trip.gallery --title "Summer trip" photos/*.jpg
+              gallery create Holiday.gallery ~/Pictures/Holiday
               gallery create Refs.gallery --cache a.png https://example.org/b.webp
             """
     )
@@ -30,7 +35,7 @@ struct CreateCommand: AsyncParsableCommand {
     @Argument(help: "The document to create (PATH.gallery).")
     var document: DocumentPath
 
-    @Argument(help: "Images: paths, file:// URLs or http(s) URLs, in display order.")
+    @Argument(help: "Images: paths, folders, file:// URLs or http(s) URLs, in display order.")
     var images: [String] = []
 
     @Option(help: "The gallery's title (default: the file name).")
@@ -65,7 +70,8 @@ struct CreateCommand: AsyncParsableCommand {
         if !force, FileManager.default.fileExists(atPath: url.path) {
             throw GalleryError(.alreadyExists, url: url, "already exists (use --force to replace it)")
         }
-        let prepared = try await fetching.prepare(try imageSources(images), cache: cache, thumbnails: !noThumbnails)
+        let sources = try ImageArguments(images)
+        let prepared = try await fetching.prepare(sources, cache: cache, thumbnails: !noThumbnails)
         try document.insert(prepared)
         // A new document starts with nothing to undo.
         document.clearHistory()
@@ -77,7 +83,7 @@ struct CreateCommand: AsyncParsableCommand {
         print(
             "Created \(Output.name(url)) with \(Output.count(images.count, "image")) (\(cached) cached\(failed > 0 ? ", \(failed) failed" : ""))."
         )
-        try fetching.finish(prepared.failures, skipped: fetching.skipFailed)
+        try fetching.finish(prepared.failures, of: sources, skipped: fetching.skipFailed)
     }
 
     /// The document to write: the path given, with `.gallery` added when it has no extension.

@@ -141,7 +141,7 @@ struct AddAction: EditAction {
         example: "gallery edit Trip.gallery add beach.jpg https://example.org/dunes.png --at 2 --cache"
     )
 
-    @Argument(help: "Images: paths, file:// URLs or http(s) URLs.")
+    @Argument(help: "Images: paths, folders (the images in them), file:// URLs or http(s) URLs.")
     var images: [String]
 
     @Option(help: "The position the first new image takes (default: after the last).")
@@ -159,6 +159,8 @@ struct AddAction: EditAction {
 
     struct Preparation: Sendable {
         var images: PreparedImages
+        /// The images as given (which came from a folder).
+        var sources: ImageArguments
         /// Whether the bytes are stored because the document's images all are (no --cache given).
         var followsTheDocument: Bool
     }
@@ -167,8 +169,9 @@ struct AddAction: EditAction {
         _ = try at?.offset(option: "--at", in: document)
         let follows = try cache == nil && Self.storesEveryImage(document)
         let storing = cache ?? follows
+        let sources = try ImageArguments(images)
         return Preparation(
-            images: try await fetching.prepare(try imageSources(images), cache: storing, thumbnails: !noThumbnails),
+            images: try await fetching.prepare(sources, cache: storing, thumbnails: !noThumbnails), sources: sources,
             followsTheDocument: follows)
     }
 
@@ -181,7 +184,7 @@ struct AddAction: EditAction {
     }
 
     func finish(_ prepared: Preparation) throws {
-        try fetching.finish(prepared.images.failures, skipped: fetching.skipFailed)
+        try fetching.finish(prepared.images.failures, of: prepared.sources, skipped: fetching.skipFailed)
     }
 
     /// Whether the document at `url` stores the bytes of every image it has (and has some).
@@ -362,7 +365,9 @@ enum WebRefresh {
         }
         var retrying = fetching
         retrying.skipFailed = false  // one prepared image per id, failed or not
-        return try await ImageRefresh.fetching(chosen) { try await retrying.prepare($0, cache: cache, thumbnails: thumbnails) }
+        return try await ImageRefresh.fetching(chosen) {
+            try await retrying.prepare(ImageArguments(sources: $0), cache: cache, thumbnails: thumbnails)
+        }
     }
 }
 

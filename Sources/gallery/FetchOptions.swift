@@ -68,21 +68,38 @@ struct FetchOptions: ParsableArguments {
 
     @OptionGroup var verbosity: VerboseOption
 
-    /// Prepares `sources` (downloading web images), with a progress line on a terminal.
-    func prepare(_ sources: [ImageSource], cache: Bool, thumbnails: Bool = true) async throws -> PreparedImages {
-        let needsFetcher = sources.contains { if case .web = $0 { true } else { false } }
+    /// Prepares the images given (downloading web images), with a progress line on a terminal.
+    /// The files of a folder that are not images are left out.
+    func prepare(_ images: ImageArguments, cache: Bool, thumbnails: Bool = true) async throws -> PreparedImages {
+        let needsFetcher = images.sources.contains { if case .web = $0 { true } else { false } }
         return try await verbosity.reporting {
             try await downloads.withFetcher(needed: needsFetcher) { fetcher, progress in
                 try await PreparedImages.prepare(
-                    sources, cache: cache, thumbnails: thumbnails, skippingFailed: skipFailed, fetcher: fetcher, progress: progress
-                )
+                    images.sources, cache: cache, thumbnails: thumbnails, skippingFailed: skipFailed,
+                    optional: Set(images.folders.keys), fetcher: fetcher, progress: progress)
             }
         }
     }
 
-    /// Lists what could not be had (`FetchReport.finish`), with the library's detail under `--verbose`.
-    func finish(_ failures: [PreparedImages.Failure], skipped: Bool, verb: String? = nil) throws {
-        try FetchReport.finish(failures, skipped: skipped, verb: verb, detailed: verbosity.verbose)
+    /// Lists what could not be had (`FetchReport.finish`), with the library's detail under
+    /// `--verbose`; the files of a folder that were left out are one line for each folder.
+    func finish(_ failures: [PreparedImages.Failure], of images: ImageArguments? = nil, skipped: Bool, verb: String? = nil) throws {
+        let leftOut = failures.filter { images?.folders[$0.position] != nil }
+        for (folder, files) in Dictionary(grouping: leftOut, by: { images!.folders[$0.position]! }).sorted(by: { $0.key.path < $1.key.path }
+        ) {
+            let names = files.map { ($0.source as NSString).lastPathComponent }
+            let shown = Output.name(folder).hasSuffix("/") ? Output.name(folder) : Output.name(folder) + "/"
+            let line = "gallery: left out of \(shown): \(names.joined(separator: ", ")) (not images)\n"
+            FileHandle.standardError.write(Data(line.utf8))
+        }
+        if verbosity.verbose {
+            for failure in leftOut {
+                FileHandle.standardError.write(Data("gallery: left out: \(failure.source): \(failure.reason)\n".utf8))
+                if let detail = failure.detail { FileHandle.standardError.write(Data("gallery: detail: \(detail)\n".utf8)) }
+            }
+        }
+        let others = failures.filter { images?.folders[$0.position] == nil }
+        try FetchReport.finish(others, skipped: skipped, verb: verb, detailed: verbosity.verbose)
     }
 }
 

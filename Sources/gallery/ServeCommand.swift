@@ -66,7 +66,11 @@ struct ServeCommand: AsyncParsableCommand {
         // The whole path: made relative to the current folder, the current folder itself was "".
         let open = open, folderName = configuration.folder.pathForDisplay
         try await server.run { url in
-            FileHandle.standardOutput.write(Data("Serving \(folderName) at \(url.absoluteString)\nPress Ctrl-C to stop.\n".utf8))
+            let others = server.addressesForOtherMachines(port: url.port ?? 0).map {
+                "On another device (same network): \($0.absoluteString)\n"
+            }
+            FileHandle.standardOutput.write(
+                Data("Serving \(folderName) at \(url.absoluteString)\n\(others.joined())Press Ctrl-C to stop.\n".utf8))
             if open { Self.openInBrowser(url) }
         }
     }

@@ -169,6 +169,33 @@ extension CLITests {
         #expect(try images("Mixed.gallery").count == 1)
     }
 
+    /// A folder stands for the images in it, in a file manager's name order; its other files
+    /// are left out, named in one line, and the command succeeds; hidden files and subfolders
+    /// are not read. `edit … add` takes a folder too.
+    @Test func aFolderGivesItsImagesInNameOrderAndLeavesOutTheRest() throws {
+        let photos = folder.path("photos")
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("nested"), withIntermediateDirectories: true)
+        let samples = try folder.distinctImages(3, from: Repository.sampleImage(".jpg"))
+        for (sample, name) in zip(samples, ["10.jpg", "2.jpg", "b.jpg"]) {
+            try FileManager.default.moveItem(at: sample, to: photos.appendingPathComponent(name))
+        }
+        try Data("<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8).write(to: photos.appendingPathComponent("logo.svg"))
+        try Data("buy milk".utf8).write(to: photos.appendingPathComponent("notes.txt"))
+        try Data("junk".utf8).write(to: photos.appendingPathComponent(".hidden.jpg"))
+        try FileManager.default.copyItem(at: Repository.sampleImage(".png"), to: photos.appendingPathComponent("nested/deep.png"))
+
+        let created = try Command.gallery(["create", "Holiday.gallery", "photos"], in: folder.url)
+        #expect(created.status == 0, "\(created)")
+        #expect(created.output == "Created Holiday.gallery with 3 images (0 cached).\n")
+        #expect(created.errorOutput == "gallery: left out of photos/: logo.svg, notes.txt (not images)\n")
+        let names = try images("Holiday.gallery").map { ($0["url"] as? String).map { URL(string: $0)!.lastPathComponent } }
+        #expect(names == ["2.jpg", "10.jpg", "b.jpg"])
+
+        let added = try Command.gallery(["edit", "Holiday.gallery", "add", "photos/nested", "--at", "1"], in: folder.url)
+        #expect(added.status == 0, "\(added)")
+        #expect(try images("Holiday.gallery").first.flatMap { $0["url"] as? String }?.hasSuffix("/nested/deep.png") == true)
+    }
+
     /// The plain reason is for people; `--verbose` adds what the library underneath said, on a
     /// line of its own, for an error and for each image left out, and `verify --json` carries it.
     @Test func verboseAddsTheLibrarysOwnWords() throws {

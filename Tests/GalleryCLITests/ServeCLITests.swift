@@ -80,6 +80,53 @@ import Testing
             "\(text)")
     }
 
+    /// `--host 0.0.0.0` (to reach the app from a phone) prints the loopback URL to open here and
+    /// one for each of this machine's addresses, and each of them opens the app (the token
+    /// becomes a cookie on the way, hence the cookie jar).
+    @Test func listeningOnEveryAddressPrintsURLsOtherDevicesCanOpen() throws {
+        let process = Process()
+        process.executableURL = Command.gallery
+        process.arguments = ["serve", ".", "--host", "0.0.0.0"]
+        process.currentDirectoryURL = folder.url
+        process.environment = Command.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.interrupt()
+            process.waitUntilExit()
+        }
+        var lines: [String] = []
+        var line = Data()
+        while lines.last != "Press Ctrl-C to stop.", let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
+            if byte == Data("\n".utf8) {
+                lines.append(String(decoding: line, as: UTF8.self))
+                line = Data()
+            } else {
+                line += byte
+            }
+        }
+        #expect(lines.first?.contains(" at http://127.0.0.1:") == true, "\(lines)")
+        let others = lines.dropFirst().dropLast()
+        for other in others {
+            #expect(other.hasPrefix("On another device (same network): http://"), "\(lines)")
+        }
+        let python = try #require(Command.which("python3"))
+        let urls = [lines.first?.components(separatedBy: " at ").last] + others.map { $0.components(separatedBy: ": ").last }
+        for url in urls.compactMap({ $0 }) {
+            let fetched = try Command.run(
+                python,
+                [
+                    "-c",
+                    "import sys, urllib.request as u; print(u.build_opener(u.HTTPCookieProcessor()).open(sys.argv[1], timeout=10).status)",
+                    url,
+                ],
+                in: folder.url)
+            #expect(fetched.output == "200\n", "\(url): \(fetched)")
+        }
+    }
+
     @Test func aPortOutOfRangeIsAUsageError() throws {
         let result = try Command.gallery(["serve", ".", "--port", "70000"], in: folder.url)
         #expect(result.status == 64 && result.errorOutput.contains("--port must be from 0 to 65535"), "\(result)")

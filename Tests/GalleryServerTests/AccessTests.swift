@@ -143,6 +143,22 @@ import Testing
             ])
     }
 
+    /// Listening on every address, the URL to open here is the loopback one (a browser cannot go
+    /// to 0.0.0.0 on another machine), and other devices get one per address of this machine,
+    /// loopback and link-local ones aside.
+    @Test func listeningOnEveryAddressNamesTheAddressesOtherDevicesOpen() throws {
+        var configuration = GalleryServer.Configuration(folder: URL(fileURLWithPath: "/tmp"))
+        configuration.host = "0.0.0.0"
+        let server = try GalleryServer(configuration: configuration)
+        #expect(server.address(port: 8080).absoluteString == "http://127.0.0.1:8080/?token=\(server.token)")
+        let expected = GalleryServer.interfaceAddresses().filter { !$0.contains(":") && !$0.hasPrefix("127.") }
+        #expect(
+            server.addressesForOtherMachines(port: 8080).map(\.absoluteString)
+                == expected.map { "http://\($0):8080/?token=\(server.token)" })
+        let loopback = try GalleryServer(configuration: .init(folder: URL(fileURLWithPath: "/tmp")))
+        #expect(loopback.addressesForOtherMachines(port: 8080).isEmpty)
+    }
+
     @Test func eachStartHasItsOwnToken() throws {
         let folder = TemporaryFolder()
         let first = try GalleryServer(configuration: .init(folder: folder.url))

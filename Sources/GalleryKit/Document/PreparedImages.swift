@@ -39,6 +39,9 @@ public struct PreparedImages: Sendable {
     ///   - thumbnails: whether cached images get a thumbnail.
     ///   - skippingFailed: leave out the local files that are not images (or are missing), and
     ///     failed web images instead of keeping them as failed items.
+    ///   - optional: the positions of local files that are left out if they are not images,
+    ///     whatever `skippingFailed` says: the files of a folder, whose other files (notes,
+    ///     sidecars) were not asked for as images.
     ///   - fetcher: downloads web images; needed only if there are any.
     ///   - progress: called after each download.
     public static func prepare(
@@ -46,6 +49,7 @@ public struct PreparedImages: Sendable {
         cache: Bool,
         thumbnails: Bool = true,
         skippingFailed: Bool = false,
+        optional: Set<Int> = [],
         fetcher: ImageFetcher? = nil,
         progress: (@Sendable (ImageFetcher.Progress) -> Void)? = nil
     ) async throws -> PreparedImages {
@@ -64,7 +68,8 @@ public struct PreparedImages: Sendable {
             switch result {
             case .success(let prepared):
                 slots[item.position] = prepared
-            case .failure(let error as GalleryError) where skippingFailed && error.code != .ioFailure:
+            case .failure(let error as GalleryError)
+            where (skippingFailed || optional.contains(item.position)) && error.code != .ioFailure:
                 // A file that is no image (or is gone) is left out; a failing disk stops everything.
                 failures.append(
                     Failure(position: item.position, source: item.url.pathForDisplay, reason: error.reason, detail: error.detail))
