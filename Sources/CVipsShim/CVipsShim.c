@@ -162,6 +162,51 @@ int gallerykit_vips_header(const char *path, const void *bytes, size_t length, i
     return 0;
 }
 
+int gallerykit_vips_metadata(const char *path, const void *bytes, size_t length, const char *const *names, int count,
+                             void **values, size_t *lengths) {
+    struct _VipsImage *image = open_image(path, bytes, length);
+    if (image == NULL) {
+        return -1;
+    }
+    for (int index = 0; index < count; index++) {
+        values[index] = NULL;
+        lengths[index] = 0;
+        /* Asked for only when there: a getter of a missing field would fill the error buffer. */
+        if (p_vips_image_get_typeof(image, names[index]) == 0) {
+            continue;
+        }
+        const void *found = NULL;
+        size_t size = 0;
+        size_t name_length = strlen(names[index]);
+        int is_blob = name_length > 5 && strcmp(names[index] + name_length - 5, "-data") == 0;
+        if (is_blob) {
+            if (p_vips_image_get_blob(image, names[index], &found, &size) != 0) {
+                found = NULL;
+            }
+        } else {
+            const char *text = NULL;
+            if (p_vips_image_get_string(image, names[index], &text) == 0 && text != NULL) {
+                found = text;
+                size = strlen(text);
+            }
+        }
+        if (found == NULL) {
+            continue;
+        }
+        /* GLib's g_free is free (since 2.46): gallerykit_vips_free frees these too. */
+        values[index] = malloc(size + 1);
+        if (values[index] == NULL) {
+            continue;
+        }
+        memcpy(values[index], found, size);
+        ((char *) values[index])[size] = '\0';
+        lengths[index] = size;
+    }
+    p_vips_error_clear();
+    p_g_object_unref(image);
+    return 0;
+}
+
 /* sRGB, three bands, no alpha: what a JPEG cell of a sheet expects. Takes `image`'s reference. */
 static struct _VipsImage *to_opaque_srgb(struct _VipsImage *image) {
     struct _VipsImage *result = image;

@@ -37,6 +37,8 @@ struct _VipsArrayDouble;
     X(vips_image_get_height, int, (const struct _VipsImage *))                                       \
     X(vips_image_get_orientation_swap, int, (struct _VipsImage *))                                   \
     X(vips_image_get_string, int, (const struct _VipsImage *, const char *, const char **))          \
+    X(vips_image_get_typeof, unsigned long, (const struct _VipsImage *, const char *))              \
+    X(vips_image_get_blob, int, (const struct _VipsImage *, const char *, const void **, size_t *))  \
     X(vips_array_double_newv, struct _VipsArrayDouble *, (int, ...))                                 \
     X(vips_area_unref, void, (struct _VipsArea *))                                                   \
     X(vips_flatten, int, (struct _VipsImage *, struct _VipsImage **, ...))                           \

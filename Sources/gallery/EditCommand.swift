@@ -18,6 +18,7 @@ struct EditCommand: AsyncParsableCommand {
               title TEXT                       set the title
               columns N                        set the images per row (\(ColumnsOption.range))
               caption I TEXT                   set image I's caption ("" clears it)
+              credit [I] --creator T ...       set who made image I, its licence… (no I: the gallery's)
               cache [I...]                     store images' bytes (default: all)
               uncache [I...]                   drop stored bytes (default: all)
               retry [I...] [--cache]           fetch failed web images again (default: all)
@@ -33,6 +34,8 @@ struct EditCommand: AsyncParsableCommand {
               gallery edit Trip.gallery title "Summer trip"
               gallery edit Trip.gallery columns 4
               gallery edit Trip.gallery caption 1 "Dawn over the bay"
+              gallery edit Trip.gallery credit 2 --creator "Ana Lima" \\
+                  --license http://creativecommons.org/licenses/by/4.0/
               gallery edit Trip.gallery cache 2 3
               gallery edit Trip.gallery uncache
               gallery edit Trip.gallery retry --cache
@@ -45,7 +48,7 @@ struct EditCommand: AsyncParsableCommand {
     var document: DocumentPath
 
     // Optional so that a missing action is reported, like an unknown one, naming the document.
-    @Argument(help: "What to do: add, move, swap, remove, title, columns, caption, cache, uncache, retry, undo, redo.")
+    @Argument(help: "What to do: add, move, swap, remove, title, columns, caption, credit, cache, uncache, retry, undo, redo.")
     var action: String?
 
     @Argument(parsing: .captureForPassthrough, help: "The action's arguments.")
@@ -53,7 +56,7 @@ struct EditCommand: AsyncParsableCommand {
 
     static let actions: [String: any EditAction.Type] = [
         "add": AddAction.self, "move": MoveAction.self, "swap": SwapAction.self, "remove": RemoveAction.self,
-        "title": TitleAction.self, "columns": ColumnsAction.self, "caption": CaptionAction.self,
+        "title": TitleAction.self, "columns": ColumnsAction.self, "caption": CaptionAction.self, "credit": CreditAction.self,
         "cache": CacheAction.self, "uncache": UncacheAction.self, "undo": UndoAction.self, "redo": RedoAction.self,
         "retry": RetryAction.self,
     ]
@@ -271,6 +274,56 @@ struct CaptionAction: SimpleEditAction {
     func apply(to document: inout GalleryDocument) throws -> String {
         try document.edit { try $0.setCaption(text, at: index.offset) }
         return text.isEmpty ? "caption of image \(index.offset + 1) cleared" : "caption of image \(index.offset + 1) set"
+    }
+}
+
+struct CreditAction: SimpleEditAction {
+    static let configuration = CommandConfiguration(
+        commandName: "credit", abstract: "Set who made an image and under what terms; without an image, the gallery's.",
+        usage:
+            "gallery edit <document> credit [<i>] [--creator <text>] [--copyright <text>] [--credit <text>] [--license <uri>] [--source <uri>]",
+        discussion: """
+            The gallery's credit is the default of its images': an image shows its own values \
+            and the gallery's for the rest. Only the options given change; an empty text clears \
+            one. Every export carries the credit (the site under each image and in its credits, \
+            the IIIF manifest as rights and required statement).
+
+            Examples:
+              gallery edit Trip.gallery credit --creator "Ana Lima" --copyright "© 2026 Ana Lima"
+              gallery edit Trip.gallery credit 3 --credit "Photo: Rijksmuseum" \\
+                  --license http://creativecommons.org/publicdomain/zero/1.0/ \\
+                  --source https://www.rijksmuseum.nl/en/collection/SK-C-5
+              gallery edit Trip.gallery credit 3 --source ""
+            """)
+
+    @Argument(help: "The image (default: the gallery itself).") var index: ImageIndex?
+    @Option(help: "Who made the image.") var creator: String?
+    @Option(help: "The copyright notice, as written (\"© 2026 Ana Lima\").") var copyright: String?
+    @Option(help: "The line to show beside the image (\"Photo: Ana Lima / CC BY 4.0\").") var credit: String?
+    @Option(help: ArgumentHelp("The licence's URI (a Creative Commons or RightsStatements.org address).", valueName: "uri"))
+    var license: String?
+    @Option(help: ArgumentHelp("The page the image came from.", valueName: "uri")) var source: String?
+
+    func validate() throws {
+        guard [creator, copyright, credit, license, source].contains(where: { $0 != nil }) else {
+            throw ValidationError("give --creator, --copyright, --credit, --license or --source (an empty text clears one)")
+        }
+        for (option, value) in [("--license", license), ("--source", source)] {
+            guard let value, !value.isEmpty else { continue }
+            guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("\(option) \(value.debugDescription): not an http or https address")
+            }
+        }
+    }
+
+    func apply(to document: inout GalleryDocument) throws -> String {
+        let changes = Attribution(creator: creator, copyright: copyright, credit: credit, license: license, source: source)
+        if let index {
+            try document.edit { try $0.updateAttribution(changes, ofImageAt: index.offset) }
+            return "credit of image \(index.offset + 1) set"
+        }
+        try document.edit { try $0.updateAttribution(changes) }
+        return "the gallery's credit set"
     }
 }
 

@@ -225,11 +225,13 @@ def make_valid(folder):
     ])
     pair_files = [(photo_entry["path"], photo, STORED), (webp_entry["path"], webp, STORED)]
 
-    def valid(name, writer, title, images, cached, description, verify=None):
+    def valid(name, writer, title, images, cached, description, verify=None, attributions=None):
         path = os.path.join(folder, name + ".gallery")
         fields = dict(description=description, writer=writer, title=title, images=images, cached=cached)
         if verify:
             fields["verify"] = verify
+        if attributions is not None:
+            fields["attributions"] = attributions
         write_expectation(path, **fields)
         return path
 
@@ -274,6 +276,25 @@ def make_valid(folder):
                      "it opens, and an edit keeps all of them."),
                basic(future, (photo_entry["path"], photo, STORED),
                      ("extensions/notes.txt", b"Written by a future GalleryKit.\n", DEFLATED)))
+
+    credited = manifest("Credits", [
+        image_item(1, "https://example.org/photos/harbour.jpg", 1600, 1067,
+                   attribution={"creator": "Ben Okafor", "credit": "Photo: Ben Okafor", "license": None}),
+        image_item(2, "https://example.org/photos/tower.jpg", 800, 1200),
+        image_item(3, "https://example.org/photos/pier.jpg", 800, 1200, attribution=None),
+    ], formatVersion="1.1", attribution={
+        "creator": "Ana Lima", "copyright": "© 2026 Ana Lima",
+        "license": "http://creativecommons.org/licenses/by/4.0/", "source": "https://example.org/trip",
+        "contact": "ana@example.org",
+    })
+    document_credit = {"creator": "Ana Lima", "copyright": "© 2026 Ana Lima",
+                       "license": "http://creativecommons.org/licenses/by/4.0/", "source": "https://example.org/trip"}
+    python_zip(valid("attribution-1.1", "Python zipfile", "Credits", 3, 0,
+                     "Format 1.1: the document's attribution is its images' default; image 1 has a creator and a credit "
+                     "of its own (and a null license, which is the document's), images 2 and 3 have none. "
+                     "'attributions' is each image's resolved attribution; the unknown member 'contact' is kept.",
+                     attributions=[dict(document_credit, creator="Ben Okafor", credit="Photo: Ben Okafor"),
+                                   document_credit, document_credit]), basic(credited))
 
     no_columns = manifest("Default layout", [image_item(1, "https://example.org/a.jpg")])
     del no_columns["columns"]
@@ -397,6 +418,10 @@ def make_invalid(folder):
            lambda b: b["images"][0]["cached"].update(path="mimetype"))
     broken("cached-bytes-mismatch", "cached.bytes differs from the entry's size.",
            lambda b: b["images"][0]["cached"].update(bytes=photo_entry["bytes"] + 1))
+    broken("attribution-not-object", "Format 1.1: the document's attribution is a string, not an object.",
+           lambda b: b.update(formatVersion="1.1", attribution="Ana Lima"))
+    broken("image-attribution-creator-number", "Format 1.1: an image's attribution.creator is the number 42.",
+           lambda b: (b.update(formatVersion="1.1"), b["images"][0].update(attribution={"creator": 42})))
     broken("format-version-leading-zero", "formatVersion \"01.0\" is not MAJOR.MINOR in plain decimal.",
            lambda b: b.update(formatVersion="01.0"))
     broken("format-version-2", "formatVersion 2.0: a newer major version.",

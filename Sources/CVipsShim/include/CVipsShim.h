@@ -20,6 +20,15 @@ int gallerykit_vips_start(void);
 int gallerykit_vips_header(const char *path, const void *bytes, size_t length, int *width, int *height,
                            int *swaps_width_and_height, char *loader, size_t capacity);
 
+/// Reads the metadata fields `names` (`count` of them) of the image file at `path` or, when
+/// `path` is NULL, of the `length` bytes at `bytes`, from its header alone: a name ending in
+/// `-data` (`xmp-data`, `iptc-data`, `exif-data`) as the bytes of its blob, any other
+/// (`exif-ifd0-Artist`) as libvips' text for it. Sets `values[i]` to a copy, NUL-terminated (free
+/// it with `gallerykit_vips_free`), and `lengths[i]` to its length without the NUL; a field the
+/// image does not have is NULL. Returns 0, or -1 with the error set if the image cannot be read.
+int gallerykit_vips_metadata(const char *path, const void *bytes, size_t length, const char *const *names, int count,
+                             void **values, size_t *lengths);
+
 /// Makes a JPEG thumbnail whose long edge is at most `size` pixels (shrink-on-load, EXIF
 /// orientation applied, alpha flattened on white, sRGB), from the file at `path` or, when
 /// `path` is NULL, from `length` bytes at `bytes`. On success returns 0 and sets `*jpeg` (free

@@ -8,7 +8,7 @@ import Foundation
 enum Manifest {
     static let format = "gallery"
     /// The version this writer writes; any 1.x is read.
-    static let formatVersion = "1.0"
+    static let formatVersion = "1.1"
     static let supportedMajorVersion = 1
 
     /// Decodes a manifest.
@@ -63,6 +63,7 @@ enum Manifest {
         guard Gallery.columnRange.contains(gallery.columns) else {
             throw object.invalid(.columns, "must be from \(Gallery.columnRange.lowerBound) to \(Gallery.columnRange.upperBound)")
         }
+        gallery.attribution = try object.optionalObject(.attribution, of: AttributionMember.self).map(attribution)
         gallery.images = try images(from: manifest.images.take() ?? [])
         if let offset = firstRepeatedID(in: gallery.images) {
             throw GalleryError(.damagedDocument, "manifest.json: images[\(offset)].id repeats an earlier image's id")
@@ -119,6 +120,7 @@ enum Manifest {
         fields["generator"] = .string(gallery.generator)
         fields["columns"] = .integer(Int64(gallery.columns))
         fields["images"] = .array(gallery.images.map(encode))
+        if let attribution = gallery.attribution, !attribution.isEmpty { fields["attribution"] = attribution.json }
         return .object(fields)
     }
 
@@ -268,8 +270,19 @@ enum Manifest {
             caption: try object.optionalString(.caption),
             added: try object.date(.added)
         )
+        image.attribution = try object.optionalObject(.attribution, of: AttributionMember.self).map(attribution)
         image.unknownFields = object.unknownFields
         return image
+    }
+
+    /// Spec §5.6: every member a string or null; the URIs are not checked (a person's text).
+    private static func attribution(_ object: Fields<AttributionMember>) throws -> Attribution {
+        var attribution = Attribution(
+            creator: try object.optionalString(.creator), copyright: try object.optionalString(.copyright),
+            credit: try object.optionalString(.credit), license: try object.optionalString(.license),
+            source: try object.optionalString(.source))
+        attribution.unknownFields = object.unknownFields
+        return attribution
     }
 
     private static func cached(_ object: Fields<CachedImageMember>) throws -> CachedImage {
@@ -299,6 +312,7 @@ enum Manifest {
         fields["thumbnail"] = image.thumbnail.map(JSONValue.string) ?? .null
         fields["caption"] = image.caption.map(JSONValue.string) ?? .null
         fields["added"] = .string(RFC3339.string(from: image.added))
+        if let attribution = image.attribution, !attribution.isEmpty { fields["attribution"] = attribution.json }
         return .object(fields)
     }
 

@@ -271,6 +271,9 @@ struct ManifestParser {
                 case .thumbnail: thumbnail = text
                 default: caption = text
                 }
+            case .attribution:
+                // Rare; read member by member by the general rules.
+                guard isNull else { return nil }
             case .cached:
                 guard !isNull else { continue }
                 guard first == UInt8(ascii: "{"), let record = try readCachedImageInWritersForm() else { return nil }

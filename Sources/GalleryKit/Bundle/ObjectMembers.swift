@@ -46,16 +46,23 @@ struct MemberSpellings: Sendable {
 }
 
 enum TopLevelMember: Int, MemberName {
-    case format, formatVersion, id, title, created, modified, generator, columns, images
+    case format, formatVersion, id, title, created, modified, generator, columns, images, attribution
     static let spellings = MemberSpellings(
-        of: Self.self, ["format", "formatVersion", "id", "title", "created", "modified", "generator", "columns", "images"])
+        of: Self.self, ["format", "formatVersion", "id", "title", "created", "modified", "generator", "columns", "images", "attribution"])
 }
 
 enum ImageMember: Int, MemberName {
-    case id, url, aspectRatio, width, height, status, error, cached, thumbnail, caption, added
+    case id, url, aspectRatio, width, height, status, error, cached, thumbnail, caption, added, attribution
     static let spellings = MemberSpellings(
-        of: Self.self, ["id", "url", "aspectRatio", "width", "height", "status", "error", "cached", "thumbnail", "caption", "added"]
+        of: Self.self,
+        ["id", "url", "aspectRatio", "width", "height", "status", "error", "cached", "thumbnail", "caption", "added", "attribution"]
     )
+}
+
+/// The members of an attribution object (spec §5.6).
+enum AttributionMember: Int, MemberName {
+    case creator, copyright, credit, license, source
+    static let spellings = MemberSpellings(of: Self.self, ["creator", "copyright", "credit", "license", "source"])
 }
 
 enum CachedImageMember: Int, MemberName {
@@ -69,7 +76,7 @@ enum CachedImageMember: Int, MemberName {
 /// An image's 11 members in a dictionary cost 11 string hashes to store and as many to look up
 /// (a fifth of opening a big gallery); here each costs a comparison of a few bytes.
 struct ObjectMembers<Name: MemberName>: Sendable {
-    /// Room for the most members any kind has (an image's 11), in place: no allocation per image.
+    /// Room for the most members any kind has (an image's 12), in place: no allocation per image.
     private typealias Slots = InlineArray<12, JSONValue?>
     private var known = Slots(repeating: nil)
     static var capacity: Int { Slots.count }

@@ -107,10 +107,15 @@ extension GalleryDocument {
 
     /// Probes `file` for an image the gallery records as `url`; when caching, hashes it and
     /// (with `thumbnails`) makes its thumbnail. A file libvips can probe but not shrink simply
-    /// has no thumbnail.
+    /// has no thumbnail. The image's own credit and description, if it has any, become its
+    /// attribution and caption.
     static func prepare(_ file: URL, recordedAs url: URL, cache: Bool, thumbnails: Bool) throws -> PreparedImage {
         let info = try ImageProbe.info(forFileAt: file)
         var image = GalleryImage(url: url, aspectRatio: info.aspectRatio, width: info.width, height: info.height)
+        if let metadata = try? ImageMetadata.read(fromFileAt: file) {
+            image.attribution = metadata.attribution.limited
+            image.caption = metadata.caption
+        }
         guard cache else { return PreparedImage(image: image) }
         let (sha256, identity) = try ContentHash.ofFile(at: file)
         let path = BundleLayout.imagePath(sha256: sha256, fileExtension: info.fileExtension)

@@ -182,6 +182,9 @@ extension GalleryDocument {
                 image.error = fresh.error
                 image.cached = fresh.cached ?? image.cached
                 image.thumbnail = fresh.thumbnail ?? image.thumbnail
+                // What the file says of itself fills in; what a person set stays.
+                image.caption = image.caption ?? fresh.caption
+                if let found = fresh.attribution { image.attribution = (image.attribution ?? Attribution()).resolved(over: found) }
                 gallery.images[offset] = image
             }
         }

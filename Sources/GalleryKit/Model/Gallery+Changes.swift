@@ -9,6 +9,7 @@ extension Gallery {
         var changes: [String] = []
         if title != old.title { changes.append("title “\(old.title)” → “\(title)”") }
         if columns != old.columns { changes.append("columns \(old.columns) → \(columns)") }
+        if attribution != old.attribution { changes.append("changed the gallery's credit") }
         let oldByID = Dictionary(
             old.images.enumerated().map { ($1.id, (image: $1, position: $0)) }, uniquingKeysWith: { first, _ in first })
         let newIDs = Set(images.map(\.id))
@@ -21,6 +22,8 @@ extension Gallery {
         if moved > 0 { changes.append("moved \(Self.count(moved))") }
         let captioned = kept.count { $0.old.caption != $0.new.caption }
         if captioned > 0 { changes.append("changed \(captioned == 1 ? "a caption" : "\(captioned) captions")") }
+        let credited = kept.count { $0.old.attribution != $0.new.attribution }
+        if credited > 0 { changes.append("changed the credit of \(Self.count(credited))") }
         let stored = kept.count { !$0.old.isCached && $0.new.isCached }
         let dropped = kept.count { $0.old.isCached && !$0.new.isCached }
         if stored > 0 { changes.append("stored \(Self.count(stored))") }

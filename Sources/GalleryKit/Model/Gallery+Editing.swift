@@ -80,6 +80,31 @@ extension Gallery {
         images[offset].caption = caption.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Sets the members of the image's attribution that `changes` gives (an empty string clears
+    /// one) and keeps the others; an attribution left with no member is removed.
+    /// - Throws: `.invalidArgument` for an offset out of range or a text longer than
+    ///   `maximumTextLength` characters.
+    public mutating func updateAttribution(_ changes: Attribution, ofImageAt offset: Int) throws {
+        _ = try validated([offset])
+        images[offset].attribution = try Self.attribution(images[offset].attribution, updatedWith: changes)
+    }
+
+    /// `updateAttribution(_:ofImageAt:)` for the gallery's own attribution, the default of its images'.
+    public mutating func updateAttribution(_ changes: Attribution) throws {
+        attribution = try Self.attribution(attribution, updatedWith: changes)
+    }
+
+    private static func attribution(_ old: Attribution?, updatedWith changes: Attribution) throws -> Attribution? {
+        for (name, text) in [
+            ("creator", changes.creator), ("copyright", changes.copyright), ("credit", changes.credit),
+            ("license", changes.license), ("source", changes.source),
+        ] {
+            try checkLength(of: text ?? "", naming: name)
+        }
+        let updated = (old ?? Attribution()).updated(with: changes)
+        return updated.isEmpty ? nil : updated
+    }
+
     /// Sets the title.
     /// - Throws: `.invalidArgument` for a title longer than `maximumTextLength` characters.
     public mutating func setTitle(_ title: String) throws {

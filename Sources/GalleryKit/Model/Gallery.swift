@@ -26,6 +26,8 @@ public struct Gallery: Sendable, Equatable {
     public var columns: Int
     /// The images, in display order.
     public var images: [GalleryImage]
+    /// Who made the images and under what terms, for those that do not say otherwise (format 1.1).
+    public var attribution: Attribution?
     /// Top-level manifest fields this version does not know; written back unchanged.
     public var unknownFields: [String: JSONValue]
 
@@ -45,11 +47,19 @@ public struct Gallery: Sendable, Equatable {
         self.generator = GalleryKitVersion.generator
         self.columns = columns
         self.images = images
+        self.attribution = nil
         self.unknownFields = [:]
     }
 }
 
 extension Gallery {
+    /// The attribution of the image at `offset`: its own, each member it leaves out the
+    /// document's; `nil` when neither has any.
+    public func attribution(ofImageAt offset: Int) -> Attribution? {
+        let resolved = (images[offset].attribution ?? Attribution()).resolved(over: attribution)
+        return resolved.isEmpty ? nil : resolved
+    }
+
     /// The manifest's record of each cached entry, by entry name (`images/<sha256>.<ext>`).
     var cachedImagesByPath: [String: CachedImage] {
         var cached: [String: CachedImage] = [:]

@@ -32,6 +32,8 @@ public struct GalleryImage: Sendable, Equatable, Identifiable {
     public var caption: String?
     /// When the image was added to the gallery, to the second.
     public var added: Date
+    /// Who made the image and under what terms, where it differs from the document's (format 1.1).
+    public var attribution: Attribution?
     /// Image fields this version does not know; written back unchanged.
     public var unknownFields: [String: JSONValue]
 
@@ -60,6 +62,7 @@ public struct GalleryImage: Sendable, Equatable, Identifiable {
         self.thumbnail = thumbnail
         self.caption = caption
         self.added = added.wholeSeconds
+        self.attribution = nil
         self.unknownFields = [:]
     }
 

@@ -14,6 +14,9 @@ import Testing
         var detectedBy: String?
         /// For a valid vector that breaks a writer rule: verification must report it.
         var verify: WriterRule?
+        /// Each image's attribution, resolved over the document's (format 1.1, spec §5.8); `{}`
+        /// for an image with none.
+        var attributions: [[String: String]]?
     }
 
     /// The error verification must report for a document readers accept: its code and the
@@ -48,6 +51,12 @@ import Testing
         if let images = expected.images { #expect(document.gallery.images.count == images) }
         if let cached = expected.cached { #expect(document.gallery.images.count { $0.isCached } == cached) }
         #expect(try BundleReader.summary(of: url) == document.gallery)
+        if let attributions = expected.attributions {
+            let resolved = document.gallery.images.indices.map { offset in
+                document.gallery.attribution(ofImageAt: offset).map(Self.members) ?? [:]
+            }
+            #expect(resolved == attributions)
+        }
         if let rule = expected.verify {
             let error = #expect(throws: GalleryError.self) { try BundleVerifier.verify(url) }
             #expect(error?.code.description == rule.code)
@@ -55,6 +64,15 @@ import Testing
         } else {
             _ = try BundleVerifier.verify(url)
         }
+    }
+
+    /// An attribution's members with a value, by name, as the vectors' JSON gives them.
+    static func members(_ attribution: Attribution) -> [String: String] {
+        let members: [(String, String?)] = [
+            ("creator", attribution.creator), ("copyright", attribution.copyright), ("credit", attribution.credit),
+            ("license", attribution.license), ("source", attribution.source),
+        ]
+        return Dictionary(uniqueKeysWithValues: members.compactMap { name, value in value.map { (name, $0) } })
     }
 
     /// The writer-rule vectors exist, so the branch above is exercised.
