@@ -88,7 +88,7 @@ let package = Package(
                 "browser.html", "gallery.html", "app.css", "common.js", "browser.js", "reorder.js",
                 "gallery-state.js", "gallery-grid.js", "gallery-images.js", "gallery-load.js", "gallery-anchor.js",
                 "gallery-selection.js", "gallery-edits.js", "gallery-drag.js", "gallery-touch.js", "gallery-keys.js",
-                "gallery-text.js", "gallery-controls.js", "gallery-viewer.js", "gallery.js",
+                "gallery-text.js", "gallery-controls.js", "gallery-viewer.js", "gallery-info.js", "gallery.js",
             ].map { .embedInCode("Site/\($0)") }
         ),
         .executableTarget(

@@ -11,6 +11,8 @@ enum GalleryEdit: Sendable {
     /// "" clears the caption.
     case caption(id: UUID, text: String)
     case title(String)
+    /// Sets the members given of an image's credit (`nil`: the gallery's); "" clears one.
+    case credit(id: UUID?, changes: Attribution)
     /// Stores the bytes of the images (fetched on view, or again) in the document.
     case keep(ids: [UUID])
     case undo
@@ -19,7 +21,7 @@ enum GalleryEdit: Sendable {
     /// The request's JSON: `action` and the members that action takes.
     struct Request: Decodable {
         enum Action: String, Decodable {
-            case move, remove, columns, caption, title, keep, undo, redo
+            case move, remove, columns, caption, title, credit, keep, undo, redo
         }
 
         var action: Action
@@ -33,14 +35,24 @@ enum GalleryEdit: Sendable {
         var count: Int?
         /// `caption`, `title`: the new text.
         var text: String?
+        /// `credit` (with `id` for an image's, without for the gallery's): the members to set.
+        var creator: String?
+        var copyright: String?
+        var credit: String?
+        var license: String?
+        var source: String?
     }
 
     /// The edit a request asks for.
     /// - Throws: `APIError` 400 for a request missing what its action needs, or a text over
     ///   `Gallery.maximumTextLength`.
     init(_ request: Request) throws {
-        if let text = request.text {
-            do { try Gallery.checkLength(of: text, naming: "text") } catch let error as GalleryError {
+        for (name, text) in [
+            ("text", request.text), ("creator", request.creator), ("copyright", request.copyright), ("credit", request.credit),
+            ("license", request.license), ("source", request.source),
+        ] {
+            guard let text else { continue }
+            do { try Gallery.checkLength(of: text, naming: name) } catch let error as GalleryError {
                 throw APIError(.badRequest, error.reason)
             }
         }
@@ -64,6 +76,15 @@ enum GalleryEdit: Sendable {
         case .title:
             guard let text = request.text else { throw APIError(.badRequest, "title needs 'text'") }
             self = .title(text)
+        case .credit:
+            let changes = Attribution(
+                creator: request.creator, copyright: request.copyright, credit: request.credit, license: request.license,
+                source: request.source)
+            guard [changes.creator, changes.copyright, changes.credit, changes.license, changes.source].contains(where: { $0 != nil })
+            else {
+                throw APIError(.badRequest, "credit needs one of 'creator', 'copyright', 'credit', 'license', 'source'")
+            }
+            self = .credit(id: request.id, changes: changes)
         case .undo: self = .undo
         case .redo: self = .redo
         }
@@ -81,6 +102,8 @@ enum GalleryEdit: Sendable {
             case .columns(let count): try document.edit { try $0.setColumns(count) }
             case .caption(let id, let text): try document.edit { try $0.setCaption(text, ofImageWithID: id) }
             case .title(let text): try document.edit { try $0.setTitle(text) }
+            case .credit(let id?, let changes): try document.edit { try $0.updateAttribution(changes, ofImageWithID: id) }
+            case .credit(nil, let changes): try document.edit { try $0.updateAttribution(changes) }
             case .keep: break
             case .undo: try document.undo()
             case .redo: try document.redo()

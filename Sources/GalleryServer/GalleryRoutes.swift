@@ -72,6 +72,9 @@ struct GalleryRoutes {
         api.get(":name/images/:id") { request, context in
             try await image(request, context, .original)
         }
+        api.get(":name/images/:id/info") { request, context in
+            try await information(request, context)
+        }
         api.get(":name/thumbnails/:id") { request, context in
             try await image(request, context, .thumbnail)
         }
@@ -228,6 +231,37 @@ struct GalleryRoutes {
         case .failure(let failure):
             throw APIError(.badGateway, failure.reason)
         }
+    }
+
+    /// What the viewer's info panel shows of an image: its own credit and the gallery's (which
+    /// fills what it leaves out), and the photo's basics read from its bytes (stored, in the
+    /// image cache, or its file; none for a failed image).
+    private func information(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let url = try document(context)
+        guard let id = UUID(uuidString: try context.parameters.require("id")) else { throw APIError(.badRequest, "not an image id") }
+        let document = try await services.openedDocuments.current(url).document
+        guard let offset = document.gallery.images.firstIndex(where: { $0.id == id }) else {
+            throw APIError(.notFound, "\(url.lastPathComponent): no such image")
+        }
+        let image = document.gallery.images[offset]
+        var bytes = try await storedImage(image, .original, in: document)?.0
+        if bytes == nil, !image.hasFailed, let source = try? ImageSource(image.url),
+            case .success(let (fetched, _)) = await services.remoteImages.image(source, .original, retrying: false)
+        {
+            bytes = fetched
+        }
+        let found = bytes
+        let metadata = try await offloaded { try found.map { try ImageMetadata.read(from: $0) } } ?? ImageMetadata()
+        var info: [String: JSONValue] = [
+            "own": (image.attribution ?? Attribution()).json,
+            "gallery": (document.gallery.attribution ?? Attribution()).json,
+        ]
+        let basics: [(String, String?)] = [
+            ("taken", metadata.taken), ("camera", metadata.camera), ("exposure", metadata.exposure),
+            ("size", image.width.flatMap { width in image.height.map { "\(width) × \($0)" } }),
+        ]
+        for case (let name, let value?) in basics { info[name] = .string(value) }
+        return JSONBody.response(JSONValue.object(info))
     }
 
     /// `image` in the size `shown` asks for, from the bytes stored in `document`, with its media

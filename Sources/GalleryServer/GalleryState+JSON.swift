@@ -89,6 +89,10 @@ extension GalleryState.Item {
             out.appendJSONMember("caption")
             out.appendJSON(caption)
         }
+        if let credit {
+            out.appendJSONMember("credit")
+            out.appendJSON(credit)
+        }
         if let error {
             out.appendJSONMember("error")
             out.appendJSON(error)

@@ -11,6 +11,8 @@ struct GalleryState: Sendable {
         var status: String
         var url: String
         var caption: String?
+        /// Who made it and under what terms, as one line (`Attribution.creditLine`).
+        var credit: String?
         var error: String?
         var alt: String
         var isCached: Bool
@@ -118,7 +120,7 @@ extension GalleryState {
             items.append(
                 Item(
                     id: image.id.uuidString.lowercased(), status: status, url: image.url.absoluteString, caption: image.caption,
-                    error: image.error,
+                    credit: gallery.attribution(ofImageAt: offset)?.creditLine, error: image.error,
                     alt: alt, isCached: image.isCached, isPlaceholder: false, ratio: ratios[ratios.count - 1],
                     edge: image.width.flatMap { width in image.height.map { max(width, $0) } }
                 ))

@@ -38,6 +38,7 @@ struct Site: Sendable {
             ("gallery-text.js", PackageResources.gallery_text_js, script),
             ("gallery-controls.js", PackageResources.gallery_controls_js, script),
             ("gallery-viewer.js", PackageResources.gallery_viewer_js, script),
+            ("gallery-info.js", PackageResources.gallery_info_js, script),
             ("gallery.js", PackageResources.gallery_js, script),
         ] {
             files[name] = File(bytes: ByteBuffer(bytes: bytes), contentType: type)

@@ -25,9 +25,13 @@ struct CreateCommand: AsyncParsableCommand {
             Exit status: 0 when every image was added; 2 when the document was created but some \
             web images failed (each is listed on stderr).
 
+            With --iiif, the gallery is a museum's IIIF manifest: its images, captions and \
+            credits (a Collection is refused, naming its manifests).
+
             Examples:
               gallery create Trip.gallery --title "Summer trip" photos/*.jpg
               gallery create Holiday.gallery ~/Pictures/Holiday
+              gallery create Book.gallery --iiif https://example.org/iiif/book/manifest.json
               gallery create Refs.gallery --cache a.png https://example.org/b.webp
             """
     )
@@ -38,8 +42,17 @@ struct CreateCommand: AsyncParsableCommand {
     @Argument(help: "Images: paths, folders, file:// URLs or http(s) URLs, in display order.")
     var images: [String] = []
 
-    @Option(help: "The gallery's title (default: the file name).")
+    @Option(help: "The gallery's title (default: the file name, or the IIIF manifest's label).")
     var title: String?
+
+    @Option(
+        name: .customLong("iiif"),
+        help: ArgumentHelp(
+            "A IIIF Presentation manifest (3.0 or 2.1; a file or an http(s) URL) whose images make the gallery.",
+            discussion:
+                "Its label is the title; each canvas's image comes in order, through its image service if it has one, with the canvas's label as caption; its rights and required statement are the images' credit.",
+            valueName: "manifest"))
+    var iiif: String?
 
     @Option(help: "Images per row, \(ColumnsOption.range).")
     var columns: Int = Gallery.defaultColumns
@@ -56,6 +69,7 @@ struct CreateCommand: AsyncParsableCommand {
     @OptionGroup(title: "Fetching web images") var fetching: FetchOptions
 
     func validate() throws {
+        guard iiif == nil || images.isEmpty else { throw ValidationError("give images or --iiif, not both") }
         guard Gallery.columnRange.contains(columns) else { throw ValidationError("--columns must be from \(ColumnsOption.range)") }
         try TitleOption.check(title)
     }
@@ -71,7 +85,17 @@ struct CreateCommand: AsyncParsableCommand {
             throw GalleryError(.alreadyExists, url: url, "already exists (use --force to replace it)")
         }
         let sources = try ImageArguments(images)
-        let prepared = try await fetching.prepare(sources, cache: cache, thumbnails: !noThumbnails)
+        let prepared: PreparedImages
+        if let iiif {
+            let manifest = try await fetching.manifest(at: iiif)
+            if title == nil, !manifest.title.isEmpty {
+                try document.edit { try $0.setTitle(String(manifest.title.prefix(Gallery.maximumTextLength))) }
+            }
+            if let credit = manifest.attribution { try document.edit { try $0.updateAttribution(credit) } }
+            prepared = try await fetching.prepare(manifest, cache: cache, thumbnails: !noThumbnails)
+        } else {
+            prepared = try await fetching.prepare(sources, cache: cache, thumbnails: !noThumbnails)
+        }
         try document.insert(prepared)
         // A new document starts with nothing to undo.
         document.clearHistory()

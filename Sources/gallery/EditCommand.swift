@@ -14,7 +14,7 @@ struct EditCommand: AsyncParsableCommand {
               add IMAGE... [--at I] [--cache]  insert image files at I (default: the end)
               move I... --to J                 move images; the first lands at J
               swap I J                         exchange two images
-              remove I...                      remove images (undo brings them back)
+              remove I... | --failed           remove images (undo brings them back)
               title TEXT                       set the title
               columns N                        set the images per row (\(ColumnsOption.range))
               caption I TEXT                   set image I's caption ("" clears it)
@@ -229,14 +229,24 @@ struct SwapAction: SimpleEditAction {
 
 struct RemoveAction: SimpleEditAction {
     static let configuration = usage(
-        "remove <i> ...", "Remove images (the trash); undo brings them back.", example: "gallery edit Trip.gallery remove 2 5")
+        "remove <i> ... | --failed", "Remove images (the trash); undo brings them back.",
+        example: "gallery edit Trip.gallery remove 2 5\n  gallery edit Trip.gallery remove --failed")
 
     @Argument(help: "The images to remove.")
-    var indices: [ImageIndex]
+    var indices: [ImageIndex] = []
+
+    @Flag(help: "Remove every image that failed (the error tiles), instead of images by number.")
+    var failed = false
+
+    func validate() throws {
+        guard indices.isEmpty == failed else { throw ValidationError("give the images to remove, or --failed") }
+    }
 
     func apply(to document: inout GalleryDocument) throws -> String {
-        try document.edit { try $0.remove(atOffsets: indices.offsets) }
-        return "removed \(Output.count(indices.count, "image")) (now \(document.gallery.images.count))"
+        let offsets = failed ? document.gallery.images.indices.filter { document.gallery.images[$0].hasFailed } : indices.offsets
+        guard !offsets.isEmpty else { return "no failed images to remove (\(document.gallery.images.count) images)" }
+        try document.edit { try $0.remove(atOffsets: offsets) }
+        return "removed \(Output.count(offsets.count, failed ? "failed image" : "image")) (now \(document.gallery.images.count))"
     }
 }
 

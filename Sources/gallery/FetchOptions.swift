@@ -81,6 +81,36 @@ struct FetchOptions: ParsableArguments {
         }
     }
 
+    /// The IIIF manifest in the file or at the http(s) URL `argument`.
+    func manifest(at argument: String) async throws -> IIIFManifest {
+        if let url = URL(string: argument), ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+            let data = try await downloads.withFetcher(needed: true) { fetcher, _ in
+                try await fetcher!.document(at: url, maximumBytes: IIIFManifest.maximumBytes)
+            }
+            return try IIIFManifest(data, source: argument)
+        }
+        let url = RawArguments.fileURL(for: argument)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int64 else {
+            throw GalleryError(.fileNotFound, url: url, "no such file")
+        }
+        guard size <= IIIFManifest.maximumBytes else {
+            throw GalleryError(.limitExceeded, url: url, "is larger than a IIIF manifest may be (\(IIIFManifest.maximumBytes >> 20) MiB)")
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw GalleryError(.ioFailure, url: url, "cannot be read") }
+        return try IIIFManifest(data, source: url.pathForDisplay)
+    }
+
+    /// Prepares the images of a IIIF manifest (`prepare(_:cache:thumbnails:)`).
+    func prepare(_ manifest: IIIFManifest, cache: Bool, thumbnails: Bool = true) async throws -> PreparedImages {
+        try await verbosity.reporting {
+            try await downloads.withFetcher(needed: !manifest.images.isEmpty) { fetcher, progress in
+                try await PreparedImages.prepare(
+                    manifest, cache: cache, thumbnails: thumbnails, skippingFailed: skipFailed, fetcher: fetcher, progress: progress)
+            }
+        }
+    }
+
     /// Lists what could not be had (`FetchReport.finish`), with the library's detail under
     /// `--verbose`; the files of a folder that were left out are one line for each folder.
     func finish(_ failures: [PreparedImages.Failure], of images: ImageArguments? = nil, skipped: Bool, verb: String? = nil) throws {

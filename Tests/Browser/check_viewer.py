@@ -23,7 +23,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, os.path.dirname(__file__))
 import viewerchecks  # noqa: E402
-from browserlib import Fingers, check, check_main, launch_chromium, served_gallery, wait_for_js, wait_until  # noqa: E402
+from browserlib import Fingers, check, check_main, document_json, launch_chromium, served_gallery, wait_for_js, wait_until  # noqa: E402
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -154,6 +154,37 @@ def run(gallery, images, screenshots):
             page.click("#undo")
             wait_until(lambda: len(ids()) == undone + 1, "Undo did not bring a deleted image back")
         check(ids() == before, f"Undo did not bring both images back in their places: {ids()} vs {before}")
+
+        # The info panel (the i key, or Info): the credit edited there is saved, judged on disk,
+        # and the viewer shows its line; Esc closes the panel and leaves the viewer open.
+        def attribution_on_disk(image_id):
+            images = document_json(gallery, served.document, served.environment)["images"]
+            return next(image.get("attribution") for image in images if image["id"] == image_id)
+
+        data = viewer_data(page)
+        open_on(page, data, 0)
+        page.keyboard.press("i")
+        wait_for_js(page, "() => document.getElementById('info').open", None, "i in the viewer did not open the info panel")
+        page.fill("#info [name=creator]", "Ana Lima")
+        page.fill("#info [name=license]", "http://creativecommons.org/licenses/by/4.0/")
+        if screenshots:
+            page.screenshot(path=shot("viewer-info-1280.png"))
+        page.click("#info button[value=save]")
+        credit = {"creator": "Ana Lima", "license": "http://creativecommons.org/licenses/by/4.0/"}
+        wait_until(lambda: attribution_on_disk(data["items"][0]["id"]) == credit,
+                   f"the credit saved from the info panel is not on disk: {attribution_on_disk(data['items'][0]['id'])}")
+        wait_for_js(page, "() => document.querySelector('.viewer-credit').textContent === 'Ana Lima · CC BY 4.0'", None,
+                    "the viewer does not show the image's credit line")
+        check(page.evaluate("() => document.getElementById('viewer').open"), "saving the credit closed the viewer")
+        if screenshots:
+            page.screenshot(path=shot("viewer-credit-1280.png"))
+        page.click(".viewer .action:text-is('Info')")
+        wait_for_js(page, "() => document.getElementById('info').open && document.querySelector('#info [name=creator]').value === 'Ana Lima'",
+                    None, "Info did not open the panel with the saved credit")
+        page.keyboard.press("Escape")
+        wait_for_js(page, "() => !document.getElementById('info').open", None, "Esc did not close the info panel")
+        check(page.evaluate("() => document.getElementById('viewer').open"), "Esc in the info panel closed the viewer too")
+        page.keyboard.press("Escape")
         page.close()
 
         # Phone: a finger swipe pages; turning the phone keeps the image.
@@ -202,7 +233,8 @@ def run(gallery, images, screenshots):
 def main():
     check_main("check_viewer", run,
                "at rest, mid-swipe (strip, parallax), zoom, strip drag, wheel, the address and a reload at 1280 px; "
-               "delete (next shown, the last shows the one before) and undo on disk; a finger swipe at 390 px; turning the phone")
+               "delete (next shown, the last shows the one before) and undo on disk; the info panel's credit, saved on disk and "
+               "shown; a finger swipe at 390 px; turning the phone")
 
 
 if __name__ == "__main__":

@@ -196,6 +196,20 @@ extension CLITests {
         #expect(try images("Holiday.gallery").first.flatMap { $0["url"] as? String }?.hasSuffix("/nested/deep.png") == true)
     }
 
+    /// `remove --failed` clears the error tiles without their numbers; undo brings them back.
+    @Test func removeFailedTakesTheErrorTilesAway() throws {
+        let photo = Repository.sampleImage("01-dawn").path
+        let created = try Command.gallery(["create", "Web.gallery", photo, "http://127.0.0.1:9/gone.jpg", photo], in: folder.url)
+        #expect(created.status == 2, "\(created)")
+        let removed = try Command.gallery(["edit", "Web.gallery", "remove", "--failed"], in: folder.url)
+        #expect(removed.output == "Web.gallery: removed 1 failed image (now 2)\n", "\(removed)")
+        #expect(try images("Web.gallery").allSatisfy { $0["status"] as? String == "ok" })
+        let none = try Command.gallery(["edit", "Web.gallery", "remove", "--failed"], in: folder.url)
+        #expect(none.output.hasSuffix("no failed images to remove (2 images)\n"), "\(none)")
+        let both = try Command.gallery(["edit", "Web.gallery", "remove", "1", "--failed"], in: folder.url)
+        #expect(both.status == 64 && both.errorOutput.contains("give the images to remove, or --failed"), "\(both)")
+    }
+
     /// The plain reason is for people; `--verbose` adds what the library underneath said, on a
     /// line of its own, for an error and for each image left out, and `verify --json` carries it.
     @Test func verboseAddsTheLibrarysOwnWords() throws {

@@ -14,7 +14,7 @@ import Testing
             "recents", "install-desktop-files", "serve",
         ].map { [$0] }
         + [
-            "add", "move", "swap", "remove", "title", "columns", "caption", "cache", "uncache", "retry", "undo", "redo",
+            "add", "move", "swap", "remove", "title", "columns", "caption", "credit", "cache", "uncache", "retry", "undo", "redo",
         ].map { ["edit", "Trip.gallery", $0] }
 
     @Test(arguments: commands)

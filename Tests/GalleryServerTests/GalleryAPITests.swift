@@ -373,4 +373,54 @@ import Testing
             (try? FileManager.default.contentsOfDirectory(atPath: harness.services.uploads.path))?.isEmpty ?? true,
             "no upload is left behind")
     }
+
+    /// An upload keeps the photo's own credit; the viewer's info panel reads it with the photo's
+    /// basics, and its edit sets the image's credit (or, without an id, the gallery's).
+    @Test func anUploadKeepsItsCreditAndTheInfoPanelReadsAndSetsIt() async throws {
+        let exiftool = try #require(Command.which("exiftool"), "exiftool is installed by .ci/install")
+        let harness = try ServerHarness(images: 1)
+        let folder = TemporaryFolder()
+        let photo = folder.path("photo.jpg")
+        try FileManager.default.copyItem(at: Repository.sampleImage("01-dawn"), to: photo)
+        let written = try Command.run(
+            exiftool, ["-q", "-overwrite_original", "-Artist=Ana Lima", "-Model=X-T5", "-Make=FUJIFILM", "photo.jpg"], in: folder.url)
+        try #require(written.status == 0, "\(written)")
+        try await harness.test { client in
+            var headers = harness.headers
+            headers[.fileName] = "photo.jpg"
+            let uploaded = try await client.execute(
+                uri: "/api/galleries/Trip.gallery/uploads", method: .post, headers: headers,
+                body: ByteBuffer(bytes: try Data(contentsOf: photo)))
+            #expect(uploaded.status == .accepted)
+            await harness.services.arrivals.waitForAll()
+            let id = try #require(try harness.document().gallery.images.last?.id)
+            #expect(try harness.document().gallery.images.last?.attribution == Attribution(creator: "Ana Lima"))
+
+            let info = try await client.call(.get, "/api/galleries/Trip.gallery/images/\(id.uuidString)/info", headers: harness.headers)
+            #expect(info.status == .ok)
+            let fields = try #require(info.json as? [String: Any])
+            #expect(fields["camera"] as? String == "FUJIFILM X-T5")
+            #expect(fields["size"] as? String == "640 × 427")
+            #expect(fields["own"] as? [String: String] == ["creator": "Ana Lima"])
+
+            let edited = try await client.call(
+                .post, "/api/galleries/Trip.gallery/edits",
+                json: ["action": "credit", "id": id.uuidString, "license": "http://creativecommons.org/licenses/by/4.0/"],
+                headers: harness.headers)
+            #expect(edited.status == .ok)
+            let gallery = try await client.call(
+                .post, "/api/galleries/Trip.gallery/edits", json: ["action": "credit", "source": "https://example.org/trip"],
+                headers: harness.headers)
+            #expect(gallery.status == .ok)
+            let items = try #require((gallery.json as? [String: Any])?["items"] as? [[String: Any]])
+            #expect(items.last?["credit"] as? String == "Ana Lima · CC BY 4.0", "\(items)")
+            let empty = try await client.call(
+                .post, "/api/galleries/Trip.gallery/edits", json: ["action": "credit"], headers: harness.headers)
+            #expect(empty.status == .badRequest)
+        }
+        let document = try harness.document().gallery
+        #expect(
+            document.images.last?.attribution == Attribution(creator: "Ana Lima", license: "http://creativecommons.org/licenses/by/4.0/"))
+        #expect(document.attribution == Attribution(source: "https://example.org/trip"))
+    }
 }

@@ -17,6 +17,8 @@ import Foundation
 /// - `/big?bytes=N` (with Content-Length) and `/big-unannounced?bytes=N` (without)
 /// - `/flaky/KEY/NAME` — 503 the first time KEY is asked for, the image after that
 /// - `/gated/KEY/NAME` — the image once `/open/KEY` has been asked for (at most 2 minutes)
+/// - `/iiif-fixtures/…` — the manifests of `Specs/Examples/iiif` as its README says (`{{base}}`
+///   is `/iiif-fixtures/`), their images and the two Image API forms of their services
 public final class ImageServer: @unchecked Sendable {
     public let port: Int
     private let process: Process

@@ -37,6 +37,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
         body = open(path, "rb").read() + (("gallerykit-" + tag).encode() if tag else b"")
         self.send(200, body, TYPES.get(os.path.splitext(path)[1], "application/octet-stream"))
 
+    def iiif(self, parts):
+        """Specs/Examples/iiif served as its README says, under /iiif-fixtures/ as {{base}}."""
+        base = "http://127.0.0.1:%d/iiif-fixtures/" % self.server.server_address[1]
+        if len(parts) == 2 and parts[0] == "manifests":
+            path = os.path.join(ROOT, "..", "iiif", os.path.basename(parts[1]))
+            if not parts[1].endswith(".json") or not os.path.exists(path):
+                return self.send(404)
+            body = open(path, encoding="utf-8").read().replace("{{base}}", base).encode()
+            return self.send(200, body, "application/ld+json")
+        if len(parts) == 2 and parts[0] == "images":
+            return self.image(parts[1])
+        image_api = {("3", "max"), ("2", "full")}
+        if len(parts) == 7 and parts[0] == "iiif" and (parts[1], parts[4]) in image_api and parts[3:4] == ["full"] \
+                and parts[5:] == ["0", "default.jpg"]:
+            return self.image(parts[2] + ".jpg")
+        self.send(404)
+
     def do_GET(self):
         url = urllib.parse.urlparse(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
@@ -95,6 +112,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             elif parts[0] == "open":
                 gate(parts[1]).set()
                 self.send(204)
+            elif parts[0] == "iiif-fixtures":
+                self.iiif(parts[1:])
             elif parts[0] == "flaky":
                 with lock:
                     first = parts[1] not in seen

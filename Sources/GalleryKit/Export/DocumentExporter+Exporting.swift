@@ -22,7 +22,9 @@ extension DocumentExporter {
         let inDocument = images.indices.filter { !images[$0].needsFetching }
         let staging = try ExportStaging(for: output)
         do {
-            var items = images.enumerated().map { ExportItem(number: $0.offset + 1, image: $0.element) }
+            var items = images.indices.map { offset in
+                ExportItem(number: offset + 1, image: images[offset], attribution: document.gallery.attribution(ofImageAt: offset))
+            }
             try staging.gather(materials, of: document, offsets: inDocument, into: &items)
             if materials.contains(.documentEntries) { try document.checkEntries() }
             var prepared = document

@@ -75,6 +75,8 @@ public struct ExportItem: Sendable {
     public var number: Int
     /// The image (after fetching: a web image that could not be fetched has failed).
     public var image: GalleryImage
+    /// Who made it and under what terms: its own attribution over the gallery's (spec §5.8).
+    public var attribution: Attribution?
     /// Where its bytes are, relative to the staging folder; `nil` if it has none.
     public var imagePath: String?
     /// Where its thumbnail is, relative to the staging folder; `nil` if it has none.

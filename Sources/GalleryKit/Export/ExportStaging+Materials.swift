@@ -16,7 +16,7 @@ extension ExportStaging {
         var thumbnailsToMake: [Int] = []
         for offset in offsets {
             let image = document.gallery.images[offset]
-            items[offset] = ExportItem(number: offset + 1, image: image)
+            items[offset] = ExportItem(number: offset + 1, image: image, attribution: document.gallery.attribution(ofImageAt: offset))
             guard !image.hasFailed, let cached = image.cached else {
                 items[offset].failure = image.error ?? "the image could not be loaded"
                 continue

@@ -97,6 +97,8 @@ public struct HTMLExporter: DocumentExporter {
             "desktopHeight": Self.percent(desktop.contentHeight, of: desktopStyle.width),
             "phoneHeight": Self.percent(phone.contentHeight, of: phoneStyle.width),
             "generator": HTMLText.escaped(GalleryKitVersion.generator),
+            "credits": HTMLCredits.section(for: items),
+            "structuredData": HTMLCredits.structuredData(title: title, items: items),
         ])
         try ExportStaging.createFile(at: staging.appendingPathComponent("index.html"), contents: Data(page.utf8))
         let assets = staging.appendingPathComponent("assets")
@@ -225,6 +227,7 @@ public struct HTMLExporter: DocumentExporter {
                 "thumbnail": isOK ? .string(item.thumbnailPath ?? item.largestPath!) : .null,
                 "alt": .string(alternativeText(of: item)),
                 "caption": item.image.caption.map(JSONValue.string) ?? .null,
+                "credit": item.attribution?.creditLine.map(JSONValue.string) ?? .null,
                 "error": isOK ? .null : .string(Self.failureForReaders),
                 "url": isOK ? .null : .string(item.source),
                 "ratio": .number(isOK ? ratio : 1),

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// One Canvas per image, in gallery order, with the image's pixel size, its thumbnail, and an
 /// AnnotationPage holding one `painting` Annotation whose body is the image. Captions become
-/// each Canvas's `summary` (and `label`). Failed images are left out.
+/// each Canvas's `summary` (and `label`). Failed images are left out. Credits (spec §5.8) become
+/// `rights`, `requiredStatement` and `metadata` of the Manifest and of each Canvas, and the
+/// document's creator its `provider` (`IIIFAttribution`).
 ///
 /// The output is a folder (`manifest.json`, `images/`, `thumbnails/`), or a manifest file such as
 /// `Trip.json` with those folders in `Trip/` beside it. Every `id` is an absolute URL made from
@@ -61,6 +63,10 @@ public struct IIIFExporter: DocumentExporter {
                 contents.gallery.title.isEmpty ? contents.output.deletingPathExtension().lastPathComponent : contents.gallery.title),
             "items": .array(canvases),
         ]
+        manifest.merge(IIIFAttribution.members(of: contents.gallery.attribution)) { current, _ in current }
+        if let provider = IIIFAttribution.provider(of: contents.gallery.attribution, manifest: manifestURL) {
+            manifest["provider"] = provider
+        }
         if let first = contents.items.first(where: { $0.thumbnailPath != nil }), let thumbnail = thumbnail(of: first, in: folderURL) {
             manifest["thumbnail"] = .array([thumbnail])
         }
@@ -102,6 +108,8 @@ public struct IIIFExporter: DocumentExporter {
             ]),
         ]
         if let caption = item.image.caption, !caption.isEmpty { canvas["summary"] = Self.languageMap(caption) }
+        // Each canvas says its own credit: the resolved one, so that a canvas shown alone keeps it.
+        canvas.merge(IIIFAttribution.members(of: item.attribution)) { current, _ in current }
         if let thumbnail = thumbnail(of: item, in: folder) { canvas["thumbnail"] = .array([thumbnail]) }
         return .object(canvas)
     }

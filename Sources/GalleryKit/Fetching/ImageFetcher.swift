@@ -156,6 +156,33 @@ public final class ImageFetcher: Sendable {
         }
     }
 
+    /// The bytes of a document that is not an image (a IIIF manifest) at `url`, within the
+    /// fetcher's deadline, timeouts and redirects, at most `maximumBytes`.
+    /// - Throws: `.ioFailure` naming the URL, with the reason in a person's words.
+    public func document(at url: URL, maximumBytes: Int64) async throws -> Data {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: "GalleryKit/\(GalleryKitVersion.version)")
+        request.headers.add(name: "Accept", value: "application/ld+json, application/json;q=0.9, */*;q=0.1")
+        do {
+            let response = try await client.execute(request, deadline: .now() + .init(configuration.deadline))
+            guard (200..<300).contains(response.status.code) else {
+                throw GalleryError(.ioFailure, path: url.absoluteString, "HTTP \(response.status.code) \(response.status.reasonPhrase)")
+            }
+            var body = Data()
+            for try await buffer in response.body {
+                body.append(contentsOf: buffer.readableBytesView)
+                guard body.count <= maximumBytes else {
+                    throw GalleryError(.limitExceeded, path: url.absoluteString, "larger than the \(Self.size(maximumBytes)) limit")
+                }
+            }
+            return body
+        } catch let error as GalleryError {
+            throw error
+        } catch {
+            throw GalleryError(.ioFailure, path: url.absoluteString, describe(error))
+        }
+    }
+
     private func receive(_ url: URL, to file: URL) async throws -> Outcome {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: "GalleryKit/\(GalleryKitVersion.version)")

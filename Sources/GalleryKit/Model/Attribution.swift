@@ -82,3 +82,47 @@ public struct Attribution: Sendable, Equatable, Hashable {
         return updated
     }
 }
+
+extension Attribution {
+    /// The credit to print under the image, as a museum label does: the credit (or creator), the
+    /// copyright notice unless the credit says it already, and the licence's short name:
+    /// "Photo: Ana Lima · © 2026 Ana Lima · CC BY 4.0". `nil` when there is nothing to say.
+    public var creditLine: String? {
+        var parts: [String] = []
+        if let line = displayLine { parts.append(line) }
+        if let copyright, !parts.contains(where: { $0.contains(copyright) }) { parts.append(copyright) }
+        if let name = licenseName { parts.append(name) }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// The licence's short name for a Creative Commons or RightsStatements.org URI ("CC BY-SA
+    /// 4.0", "CC0 1.0", "In Copyright"); `nil` for any other.
+    public var licenseName: String? {
+        guard let license, let url = URL(string: license), let host = url.host?.lowercased() else { return nil }
+        let parts = url.path.split(separator: "/").map(String.init)
+        switch host.hasPrefix("www.") ? String(host.dropFirst(4)) : host {
+        case "creativecommons.org":
+            guard parts.count >= 3 else { return nil }
+            switch (parts[0], parts[1]) {
+            case ("licenses", let terms): return "CC \(terms.uppercased()) \(parts[2])"
+            case ("publicdomain", "zero"): return "CC0 \(parts[2])"
+            case ("publicdomain", "mark"): return "Public Domain Mark \(parts[2])"
+            default: return nil
+            }
+        case "rightsstatements.org":
+            guard parts.count >= 2, parts[0] == "vocab" else { return nil }
+            return Self.rightsStatements[parts[1]]
+        default:
+            return nil
+        }
+    }
+
+    /// RightsStatements.org's statements by code, with their published names.
+    private static let rightsStatements = [
+        "InC": "In Copyright", "InC-OW-EU": "In Copyright – EU Orphan Work", "InC-EDU": "In Copyright – Educational Use Permitted",
+        "InC-NC": "In Copyright – Non-Commercial Use Permitted", "InC-RUU": "In Copyright – Rights-holder(s) Unlocatable or Unidentifiable",
+        "NoC-CR": "No Copyright – Contractual Restrictions", "NoC-NC": "No Copyright – Non-Commercial Use Only",
+        "NoC-OKLR": "No Copyright – Other Known Legal Restrictions", "NoC-US": "No Copyright – United States",
+        "CNE": "Copyright Not Evaluated", "UND": "Copyright Undetermined", "NKC": "No Known Copyright",
+    ]
+}

@@ -36,6 +36,12 @@ extension Gallery {
         try setCaption(caption, at: try offsets(ofImagesWithIDs: [id])[0])
     }
 
+    /// `updateAttribution(_:ofImageAt:)` of the image with `id`.
+    /// - Throws: `.documentChanged` if the image is no longer in the gallery.
+    public mutating func updateAttribution(_ changes: Attribution, ofImageWithID id: UUID) throws {
+        try updateAttribution(changes, ofImageAt: try offsets(ofImagesWithIDs: [id])[0])
+    }
+
     /// The offsets of the images with `ids`, in gallery order.
     /// - Throws: `.invalidArgument` for no id or an id given twice; `.documentChanged` if an
     ///   image is no longer in the gallery.

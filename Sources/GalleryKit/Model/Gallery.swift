@@ -56,6 +56,8 @@ extension Gallery {
     /// The attribution of the image at `offset`: its own, each member it leaves out the
     /// document's; `nil` when neither has any.
     public func attribution(ofImageAt offset: Int) -> Attribution? {
+        // Most galleries have none: asked for every image of a state or an export, nothing is made.
+        if attribution == nil, images[offset].attribution == nil { return nil }
         let resolved = (images[offset].attribution ?? Attribution()).resolved(over: attribution)
         return resolved.isEmpty ? nil : resolved
     }

@@ -20,6 +20,10 @@
       retryURL: function (url) { return url + '?retry=' + Date.now(); },
       retryFailed: function (item) { app.send('retries', { id: item.id }); },
       actions: [{
+        label: 'Info',
+        title: 'Who made it, its licence, and the photo’s details (i)',
+        run: function (index, item) { app.showInfo(item.id); },
+      }, {
         label: 'Keep in gallery',
         title: "Store this image's bytes in the document",
         isShown: function (item) { return item.canKeep; },
@@ -54,6 +58,7 @@
         thumbnail: isOK ? app.thumbnailURL(item.id) : null,
         alt: item.alt,
         caption: item.caption || '',
+        credit: item.credit || '',
         error: item.status === 'failed' ? item.error || 'The image could not be loaded' : null,
         waiting: item.status === 'loading' ? 'Arriving…' : null,
         url: item.url,
@@ -63,6 +68,15 @@
     }
     return items;
   }
+
+  // i: the info panel of the image shown.
+  viewer.addEventListener('keydown', function (event) {
+    if (event.key !== 'i' || event.ctrlKey || event.metaKey || event.altKey || !imageViewer || event.target.closest('input, textarea')) return;
+    const item = viewerItems()[imageViewer.currentIndex()];
+    if (!item) return;
+    event.preventDefault();
+    app.showInfo(item.id);
+  });
 
   app.openViewer = function (index) {
     const state = app.state;

@@ -35,6 +35,7 @@
       '<button type="button" class="nav next" aria-label="Next image">' + icon('M9 5l7 7-7 7') + '</button>' +
     '</div>' +
     '<p class="viewer-caption"></p>' +
+    '<p class="viewer-credit"></p>' +
     '<div class="strip" aria-label="Filmstrip" role="group"><div class="strip-track"></div></div>';
 
   // Makes the markup in `v.dialog` and puts its parts on `v`.
@@ -46,6 +47,7 @@
     Object.assign(v, {
       counter: part('.counter'), stage: part('.stage'), frame: part('.frame'), placeholder: part('.placeholder'),
       photo: part('.photo'), failure: part('.failure'), retryButton: part('.retry'), caption: part('.viewer-caption'),
+      credit: part('.viewer-credit'),
       prev: part('.nav.prev'), next: part('.nav.next'), strip: part('.strip'), track: part('.strip-track'),
       deleteButton: part('.delete'), closeButton: part('.close'),
       neighbours: { '-1': part('.frame.neighbour[data-side="-1"]'), '1': part('.frame.neighbour[data-side="1"]') },
@@ -72,6 +74,7 @@
       const index = v.current, item = v.items[index];
       v.counter.textContent = (index + 1) + ' of ' + v.items.length;
       v.caption.textContent = item.caption || '';
+      v.credit.textContent = item.credit || '';
       v.prev.disabled = index === 0;
       v.next.disabled = index === v.items.length - 1;
       for (const action of actions) action.button.hidden = v.current < 0 || !action.isShown(v.items[v.current]);

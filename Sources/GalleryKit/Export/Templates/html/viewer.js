@@ -11,7 +11,7 @@
 //
 // Gallery.Viewer(dialog, options) -> { open(index), update(items), currentIndex() }. `dialog` is
 // an empty <dialog class="viewer">: the viewer makes its own markup. Options:
-//   items:    [{ id, image, sizes, edge, thumbnail, alt, caption, error, waiting, url, ratio }], in
+//   items:    [{ id, image, sizes, edge, thumbnail, alt, caption, credit, error, waiting, url, ratio }], in
 //             gallery order; `id` (optional) names an item across update(); `sizes` are its
 //             renditions, `[[edge, url], …]` smallest first (image-sizes.js), of which the stage
 //             shows the smallest at least as large as its device pixels; `image` is the original
