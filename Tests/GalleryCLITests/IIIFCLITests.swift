@@ -30,12 +30,20 @@ import Testing
         #expect((images[0]["url"] as? String)?.hasSuffix("/iiif/3/01-dawn/full/max/0/default.jpg") == true)
         #expect(images[0]["width"] as? Int == 640 && images[2]["height"] as? Int == 640)
 
+        // Not stored, the service's image is sized by its info.json, never downloaded (a museum's
+        // whole image can be hundreds of megabytes): only the static image is in the image cache.
+        let cache = folder.path("cache")
         let skipped = try Command.gallery(
-            ["create", "Skipped.gallery", "--iiif", manifest, "--skip-failed", "--title", "Mine"], in: folder.url)
+            ["create", "Skipped.gallery", "--iiif", manifest, "--skip-failed", "--title", "Mine"], in: folder.url,
+            environment: ["XDG_CACHE_HOME": cache.path])
         #expect(skipped.status == 2, "\(skipped)")
         let kept = try opened("Skipped.gallery")
         #expect(kept.gallery["title"] as? String == "Mine")
         #expect(kept.images.map { $0["caption"] as? String } == ["f. 1r", "f. 2v"])
+        #expect(kept.images.map { $0["width"] as? Int } == [640, 427])
+        let objects = FileManager.default.enumerator(atPath: cache.appendingPathComponent("gallery/images/objects").path)?
+            .compactMap { $0 as? String }.filter { $0.count > 3 }
+        #expect(objects?.count == 1, "\(objects ?? [])")
     }
 
     /// Rights and required statement become the credit: the manifest's the gallery's, a canvas's

@@ -2,7 +2,7 @@
 """The fetching tests' local HTTP server (ImageServer.swift): serves the sample images in the
 folder given as the first argument, on 127.0.0.1 and a free port, which it prints on the first
 line. The routes are listed in ImageServer.swift. It exits when its parent does."""
-import http.server, os, signal, socketserver, sys, threading, time, urllib.parse
+import http.server, json, os, signal, socketserver, sys, threading, time, urllib.parse
 
 ROOT = sys.argv[1]
 TYPES = {".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp", ".gif": "image/gif", ".tif": "image/tiff"}
@@ -13,6 +13,16 @@ gates = {}
 def gate(key):
     with lock:
         return gates.setdefault(key, threading.Event())
+
+def jpeg_size(data):
+    """A JPEG's stored width and height, from its first start-of-frame marker."""
+    offset = 2
+    while offset + 9 < len(data):
+        marker, length = data[offset + 1], int.from_bytes(data[offset + 2:offset + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            return int.from_bytes(data[offset + 7:offset + 9], "big"), int.from_bytes(data[offset + 5:offset + 7], "big")
+        offset += 2 + length
+    raise ValueError("no start of frame")
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -48,6 +58,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, body, "application/ld+json")
         if len(parts) == 2 and parts[0] == "images":
             return self.image(parts[1])
+        if len(parts) == 4 and parts[0] == "iiif" and parts[1] in ("2", "3") and parts[3] == "info.json":
+            path = os.path.join(ROOT, os.path.basename(parts[2]) + ".jpg")
+            if not os.path.exists(path):
+                return self.send(404)
+            width, height = jpeg_size(open(path, "rb").read())
+            ident = base + "iiif/%s/%s" % (parts[1], parts[2])
+            info = {"id": ident, "type": "ImageService3"} if parts[1] == "3" else \
+                {"@context": "http://iiif.io/api/image/2/context.json", "@id": ident}
+            info.update(width=width, height=height)
+            return self.send(200, json.dumps(info).encode(), "application/ld+json")
         image_api = {("3", "max"), ("2", "full")}
         if len(parts) == 7 and parts[0] == "iiif" and (parts[1], parts[4]) in image_api and parts[3:4] == ["full"] \
                 and parts[5:] == ["0", "default.jpg"]:

@@ -7,8 +7,9 @@ import Foundation
 ///   its canvas `label` the caption. A canvas without one (Cookbook 0283, "missing images in a
 ///   sequence") gives none; a `thumbnail`, `start` or `behavior` changes nothing.
 /// - An image body with an image service is asked for whole through the service
-///   (`{id}/full/max/0/default.jpg` for Image API 3, `{id}/full/full/0/default.jpg` for 2);
-///   a body without one by its own `id`.
+///   (`{id}/full/max/0/default.jpg` for Image API 3, `{id}/full/full/0/default.jpg` for 2),
+///   its size from the service's `info.json` (a museum's whole image can be hundreds of
+///   megabytes); a body without one by its own `id`.
 /// - Credits (spec §5.8): `rights` (2.1 `license`) is the licence; a `requiredStatement` (2.1
 ///   `attribution`) is the credit line, or the copyright notice when it is labelled so;
 ///   `metadata` gives the creator (and a copyright, licence or source); a `homepage` (or the
@@ -20,6 +21,9 @@ public struct IIIFManifest: Sendable, Equatable {
     public struct Image: Sendable, Equatable {
         /// Where the whole image is.
         public var url: URL
+        /// The image service's description (`{id}/info.json`), which gives the image's size
+        /// without its pixels; `nil` for an image without a service.
+        public var serviceInfo: URL?
         /// The canvas's label.
         public var caption: String?
         /// The canvas's and the body's own credit, where it differs from the manifest's.
@@ -67,10 +71,12 @@ public struct IIIFManifest: Sendable, Equatable {
             : Self.array(Self.array(root["sequences"]).first.flatMap { Self.object($0)?["canvases"] })
         images = canvases.compactMap(Self.object).flatMap { canvas in
             Self.paintedBodies(of: canvas).compactMap { body -> Image? in
-                guard let url = Self.imageURL(of: body) else { return nil }
+                guard let (url, service) = Self.imageURL(of: body) else { return nil }
                 var own = Self.attribution(of: canvas, isManifest: false) ?? Attribution()
                 own = Self.attribution(of: body, isManifest: false)?.resolved(over: own) ?? own
-                return Image(url: url, caption: Self.label(canvas["label"]), attribution: own.isEmpty ? nil : own)
+                return Image(
+                    url: url, serviceInfo: service.flatMap { URL(string: $0.absoluteString + "/info.json") },
+                    caption: Self.label(canvas["label"]), attribution: own.isEmpty ? nil : own)
             }
         }
     }
@@ -90,8 +96,9 @@ public struct IIIFManifest: Sendable, Equatable {
         }
     }
 
-    /// The whole image: through its image service if it has one, else the body's own id.
-    private static func imageURL(of body: [String: JSONValue]) -> URL? {
+    /// The whole image: through its image service if it has one (given too), else the body's
+    /// own id.
+    private static func imageURL(of body: [String: JSONValue]) -> (URL, service: URL?)? {
         let services = (body["service"].map { array($0).isEmpty ? [$0] : array($0) } ?? []).compactMap(object)
         for service in services {
             guard let id = text(service["id"] ?? service["@id"]), let base = URL(string: id.hasSuffix("/") ? String(id.dropLast()) : id)
@@ -100,13 +107,13 @@ public struct IIIFManifest: Sendable, Equatable {
             let context = text(service["@context"]) ?? ""
             let profile = text(service["profile"]) ?? array(service["profile"]).compactMap(text).first ?? ""
             if kind == "ImageService3" || context.contains("image/3") {
-                return URL(string: base.absoluteString + "/full/max/0/default.jpg")
+                return URL(string: base.absoluteString + "/full/max/0/default.jpg").map { ($0, base) }
             }
             if kind == "ImageService2" || kind == "ImageService1" || context.contains("image/2") || profile.contains("image/2") {
-                return URL(string: base.absoluteString + "/full/full/0/default.jpg")
+                return URL(string: base.absoluteString + "/full/full/0/default.jpg").map { ($0, base) }
             }
         }
-        return text(body["id"] ?? body["@id"]).flatMap(URL.init(string:))
+        return text(body["id"] ?? body["@id"]).flatMap(URL.init(string:)).map { ($0, nil) }
     }
 
     /// The credit a resource states of itself.
